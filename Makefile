@@ -1,0 +1,42 @@
+# The README's commands. `make demo` and `make test` do all the set-up on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+JOBS ?= 2
+
+.PHONY: setup demo test lint format bench golden clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	# torch is pinned (==2.13.0) in the train extra: that CPU build is on this machine's disk.
+	$(BIN)/python -m pip install --quiet -e ".[train,dev]"
+	touch $(STAMP)
+
+demo: setup
+	$(BIN)/python -m shengji_env.demo
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pytest -n $(JOBS) -q
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: setup
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: setup
+	$(BIN)/python benchmarks/engine_speed.py
+
+golden: setup
+	$(BIN)/python -m shengji_env.demo --write-golden tests/golden/hand_2decks_seed7.txt
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

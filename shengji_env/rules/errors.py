@@ -1,0 +1,8 @@
+"""Errors raised by the rules engine."""
+
+
+class IllegalMoveError(ValueError):
+    """An action that the rules forbid; the message names the rule (RULES.md §) it breaks.
+
+    The state that raised it is left unchanged.
+    """

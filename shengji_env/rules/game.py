@@ -1,0 +1,401 @@
+"""The state machine of a hand and of a match (RULES.md §1, §4–§8).
+
+Phases: :attr:`Phase.BID` (cards dealt one at a time, a declaration decision after
+each card for a player who has a legal one, then a final round), :attr:`Phase.BURY`
+(the dealer buries the kitty), :attr:`Phase.PLAY` (tricks), :attr:`Phase.HAND_OVER`
+and :attr:`Phase.MATCH_OVER`. :attr:`Game.current_player` decides next; every
+action is a list of card ids (an empty list passes a bid). An illegal action
+raises :class:`IllegalMoveError` and leaves the state unchanged. Everything random
+comes from the injected ``random.Random``, so a seed fixes the whole match.
+"""
+
+from __future__ import annotations
+
+import enum
+import numbers
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .bidding import Bid, bid_strength, bid_trump, legal_bids
+from .cards import BIG_JOKER, NUM_CARD_TYPES, NUM_SUITS, SMALL_JOKER, make_card, make_deck
+from .config import RuleConfig
+from .errors import IllegalMoveError
+from .legal import check_throw, failed_throw_penalty, follow_error, is_submultiset
+from .patterns import single_suit
+from .scoring import kitty_multiplier, level_change, next_dealer, raise_level
+from .trick import trick_points, trick_winner
+from .trump import NUM_EFFECTIVE_SUITS, TrumpContext
+
+
+class Phase(enum.Enum):
+    BID = "bid"
+    BURY = "bury"
+    PLAY = "play"
+    HAND_OVER = "hand_over"
+    MATCH_OVER = "match_over"
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    """A finished trick. ``plays`` are in order from the leader; ``attempt`` is the
+    throw the leader tried when it failed (§6.1), else ``None``."""
+
+    leader: int
+    plays: tuple[tuple[int, ...], ...]
+    winner: int
+    points: int
+    attempt: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended (§7, §8)."""
+
+    dealer: int
+    level: int
+    trump_suit: int | None
+    trick_points: int
+    kitty_points: int
+    kitty_multiplier: int
+    penalty_points: int
+    attacker_points: int
+    winner: str
+    levels_gained: int
+    next_dealer: int
+    match_winner: int | None
+
+
+def team_of(seat: int) -> int:
+    return seat % 2
+
+
+class Game:
+    """A Shengji match, one hand at a time, fully determined by its seed.
+
+    Args:
+        config: the rules.
+        seed: seeds the match's own ``random.Random`` (ignored if ``rng`` is given).
+        rng: the random source for shuffles.
+        levels: the teams' levels (rank indices) at the start; default ``start_level``.
+        dealer: the first hand's dealer; ``None`` lets the first declarer deal (§4).
+        deck: a fixed card order for the first deal (tests); default a shuffle.
+    """
+
+    def __init__(
+        self,
+        config: RuleConfig | None = None,
+        seed: int | None = None,
+        *,
+        rng: random.Random | None = None,
+        levels: tuple[int, int] | None = None,
+        dealer: int | None = None,
+        deck: Sequence[int] | None = None,
+    ) -> None:
+        self.config = config or RuleConfig()
+        self.rng = rng if rng is not None else random.Random(seed)
+        start = self.config.start_level_index
+        self.levels = list(levels) if levels is not None else [start, start]
+        if dealer is None and self.levels[0] != self.levels[1]:
+            raise ValueError("a first hand without a dealer needs both teams at the same level")
+        self.hand_number = 0
+        self.match_winner: int | None = None
+        self.results: list[HandResult] = []
+        self._start_hand(dealer, deck)
+
+    # --- setup ---------------------------------------------------------------------------
+
+    def _start_hand(self, dealer: int | None, deck: Sequence[int] | None) -> None:
+        cfg = self.config
+        if deck is None:
+            cards = make_deck(cfg.decks)
+            self.rng.shuffle(cards)
+        else:
+            cards = list(deck)
+            if sorted(cards) != make_deck(cfg.decks):
+                raise ValueError(f"a fixed deck must hold exactly {cfg.decks} full deck(s)")
+        self.deck = cards
+        self.dealer = dealer
+        self.first_hand = dealer is None
+        self.level = self.levels[0] if dealer is None else self.levels[team_of(dealer)]
+        self.deal_start = 0 if dealer is None else dealer
+        self.dealt = 0
+        self.hands = [[0] * NUM_CARD_TYPES for _ in range(4)]
+        self.hand_sizes = [0, 0, 0, 0]
+        self.bid: Bid | None = None
+        self.bids: list[Bid] = []
+        self.final_round: list[int] | None = None
+        self.kitty: list[int] = []
+        self.ctx: TrumpContext | None = None
+        self.leader = 0
+        self.trick: list[tuple[int, ...]] = []
+        self.trick_attempt: tuple[int, ...] | None = None
+        self.tricks: list[TrickRecord] = []
+        self.played: list[list[int]] = [[], [], [], []]
+        self.voids = [[False] * NUM_EFFECTIVE_SUITS for _ in range(4)]
+        self.revealed: list[list[int]] = [[], [], [], []]
+        self.attacker_trick_points = 0
+        self.penalty_points = 0
+        self.result: HandResult | None = None
+        self.phase = Phase.BID
+        self.current_player = self.deal_start
+        self._continue_bidding()
+
+    def next_hand(self) -> None:
+        """Deal the next hand of the match (after :attr:`Phase.HAND_OVER`)."""
+        if self.phase is not Phase.HAND_OVER or self.result is None:
+            raise IllegalMoveError(
+                f"the next hand starts only after a hand is over, not in {self.phase.value}"
+            )
+        self.hand_number += 1
+        self._start_hand(self.result.next_dealer, None)
+
+    def clone(self) -> Game:
+        """An independent copy (search bots clone states); shares only immutable parts."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.levels = list(self.levels)
+        other.results = list(self.results)
+        other.deck = list(self.deck)
+        other.hands = [list(hand) for hand in self.hands]
+        other.hand_sizes = list(self.hand_sizes)
+        other.bids = list(self.bids)
+        other.final_round = None if self.final_round is None else list(self.final_round)
+        other.kitty = list(self.kitty)
+        other.trick = list(self.trick)
+        other.tricks = list(self.tricks)
+        other.played = [list(cards) for cards in self.played]
+        other.voids = [list(row) for row in self.voids]
+        other.revealed = [list(cards) for cards in self.revealed]
+        return other
+
+    # --- queries -------------------------------------------------------------------------
+
+    def hand(self, seat: int) -> list[int]:
+        """The cards of ``seat``, in card id order."""
+        return [card for card, n in enumerate(self.hands[seat]) for _ in range(n)]
+
+    @property
+    def attackers(self) -> int:
+        """The attacking team (0: seats 0 and 2, 1: seats 1 and 3); dealer must be known."""
+        if self.dealer is None:
+            raise ValueError("no dealer yet")
+        return 1 - team_of(self.dealer)
+
+    @property
+    def trick_leader_cards(self) -> tuple[int, ...] | None:
+        return self.trick[0] if self.trick else None
+
+    def legal_bids(self, seat: int | None = None) -> list[tuple[int, ...]]:
+        """Declarations ``seat`` (default: the current player) may make now (§4)."""
+        seat = self.current_player if seat is None else seat
+        hand = self.hands[seat]
+        shown = [make_card(self.level, suit) for suit in range(NUM_SUITS)]
+        relevant = [c for c in [*shown, SMALL_JOKER, BIG_JOKER] for _ in range(hand[c])]
+        return legal_bids(relevant, self.level, self.config.decks, self.bid)
+
+    # --- actions -------------------------------------------------------------------------
+
+    def step(self, cards: Sequence[int]) -> None:
+        """Apply the current player's action for the current phase."""
+        if self.phase is Phase.BID:
+            self.declare(cards)
+        elif self.phase is Phase.BURY:
+            self.bury(cards)
+        elif self.phase is Phase.PLAY:
+            self.play(cards)
+        else:
+            raise IllegalMoveError(f"no action is taken in phase {self.phase.value}")
+
+    def declare(self, cards: Sequence[int]) -> None:
+        """Declare (show level cards or jokers) or pass with an empty list (§4)."""
+        self._require(Phase.BID)
+        cards = self._checked_cards(cards)
+        seat = self.current_player
+        if cards:
+            strength = bid_strength(cards, self.level, self.config.decks)
+            if strength is None:
+                raise IllegalMoveError(
+                    "a declaration shows level cards of one suit or jokers as §4 lists them"
+                )
+            if not is_submultiset(cards, self.hand(seat)):
+                raise IllegalMoveError("a declaration may show only cards in the hand (§4)")
+            floor = 0 if self.bid is None else self.bid.strength
+            if strength <= floor:
+                raise IllegalMoveError(
+                    "a declaration must be strictly stronger than the standing one (§4)"
+                )
+            self.bid = Bid(seat, tuple(cards), strength, bid_trump(cards))
+            self.bids.append(self.bid)
+            if self.dealer is None:
+                self.dealer = seat  # first hand: the first declarer deals (§4)
+        self._continue_bidding()
+
+    def _continue_bidding(self) -> None:
+        total = 4 * self.config.hand_size
+        while self.final_round is None and self.dealt < total:
+            seat = (self.deal_start + self.dealt) % 4
+            card = self.deck[self.dealt]
+            self.hands[seat][card] += 1
+            self.hand_sizes[seat] += 1
+            self.dealt += 1
+            if self.legal_bids(seat):
+                self.current_player = seat
+                return
+        if self.final_round is None:
+            first = self.dealer if self.dealer is not None else 0
+            self.final_round = [(first + offset) % 4 for offset in range(4)]
+        while self.final_round:
+            seat = self.final_round.pop(0)
+            if self.legal_bids(seat):
+                self.current_player = seat
+                return
+        self._finish_bidding()
+
+    def _finish_bidding(self) -> None:
+        if self.dealer is None:
+            self.dealer = 0  # first hand, nobody declared: seat 0 deals [decision, §4]
+            self.level = self.levels[0]
+        trump = None if self.bid is None else self.bid.trump_suit
+        self.ctx = TrumpContext(self.config, self.level, trump)
+        self.kitty = self.deck[self.dealt :]
+        for card in self.kitty:
+            self.hands[self.dealer][card] += 1
+        self.hand_sizes[self.dealer] += len(self.kitty)
+        self.phase = Phase.BURY
+        self.current_player = self.dealer
+
+    def bury(self, cards: Sequence[int]) -> None:
+        """The dealer buries ``kitty_size`` cards of any kind (§5)."""
+        self._require(Phase.BURY)
+        cards = self._checked_cards(cards)
+        if len(cards) != self.config.kitty_size:
+            raise IllegalMoveError(
+                f"the dealer buries exactly {self.config.kitty_size} cards, not {len(cards)} (§5)"
+            )
+        if not is_submultiset(cards, self.hand(self.current_player)):
+            raise IllegalMoveError("the dealer may bury only cards in the hand (§5)")
+        self._remove(self.current_player, cards)
+        self.kitty = list(cards)
+        self.phase = Phase.PLAY
+        self.leader = self.current_player
+
+    def play(self, cards: Sequence[int]) -> None:
+        """Lead or follow with ``cards`` (§6). A failed throw plays the forced part."""
+        self._require(Phase.PLAY)
+        cards = self._checked_cards(cards)
+        seat = self.current_player
+        hand = self.hand(seat)
+        ctx = self._ctx()
+        if not self.trick:
+            cards = self._lead(seat, cards, hand, ctx)
+        else:
+            reason = follow_error(self.trick[0], hand, cards, ctx)
+            if reason is not None:
+                raise IllegalMoveError(reason)
+            lead = self.trick[0]
+            suit = ctx.suits[lead[0]]
+            if sum(1 for card in cards if ctx.suits[card] == suit) < len(lead):
+                self.voids[seat][suit] = True
+        self._remove(seat, cards)
+        self.played[seat].extend(cards)
+        self.trick.append(tuple(cards))
+        if len(self.trick) == 4:
+            self._finish_trick()
+        else:
+            self.current_player = (seat + 1) % 4
+
+    def _lead(self, seat: int, cards: list[int], hand: list[int], ctx: TrumpContext) -> list[int]:
+        if not cards:
+            raise IllegalMoveError("a lead must hold at least one card (§6.1)")
+        if not is_submultiset(cards, hand):
+            raise IllegalMoveError("the lead holds cards that are not in the hand")
+        if single_suit(cards, ctx) is None:
+            raise IllegalMoveError("a lead must be cards of one suit, trump counting as one (§6.1)")
+        others = [self.hand(other) for other in range(4) if other != seat]
+        forced = check_throw(cards, others, ctx)
+        self.trick_attempt = None
+        if forced is None:
+            return cards
+        self.trick_attempt = tuple(cards)
+        self.revealed[seat].extend(cards)
+        penalty = failed_throw_penalty(cards, forced, self.config.failed_throw_penalty)
+        self.penalty_points += penalty if team_of(seat) == self.attackers else -penalty
+        return forced
+
+    def _finish_trick(self) -> None:
+        ctx = self._ctx()
+        offset = trick_winner(self.trick, ctx)
+        winner = (self.leader + offset) % 4
+        points = trick_points(self.trick)
+        record = TrickRecord(self.leader, tuple(self.trick), winner, points, self.trick_attempt)
+        self.tricks.append(record)
+        if team_of(winner) == self.attackers:
+            self.attacker_trick_points += points
+        lead = self.trick[0]
+        self.trick = []
+        self.trick_attempt = None
+        self.leader = winner
+        self.current_player = winner
+        if self.hand_sizes[winner] == 0:
+            self._score_hand(winner, lead)
+
+    def _score_hand(self, last_winner: int, last_lead: tuple[int, ...]) -> None:
+        ctx = self._ctx()
+        dealer = self._dealer()
+        kitty_points = trick_points([self.kitty])
+        multiplier = 0
+        if team_of(last_winner) == self.attackers:
+            multiplier = kitty_multiplier(last_lead, ctx)
+        total = self.attacker_trick_points + kitty_points * multiplier - self.penalty_points
+        winner, gain = level_change(total, self.config)
+        team = team_of(dealer) if winner == "dealer" else self.attackers
+        self.levels[team], passed_ace = raise_level(self.levels[team], gain)
+        self.match_winner = team if passed_ace else None
+        self.result = HandResult(
+            dealer=dealer,
+            level=self.level,
+            trump_suit=ctx.trump_suit,
+            trick_points=self.attacker_trick_points,
+            kitty_points=kitty_points,
+            kitty_multiplier=multiplier,
+            penalty_points=self.penalty_points,
+            attacker_points=total,
+            winner=winner,
+            levels_gained=gain,
+            next_dealer=next_dealer(dealer, winner == "dealer"),
+            match_winner=self.match_winner,
+        )
+        self.results.append(self.result)
+        self.phase = Phase.MATCH_OVER if passed_ace else Phase.HAND_OVER
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _require(self, phase: Phase) -> None:
+        if self.phase is not phase:
+            raise IllegalMoveError(
+                f"that action belongs to phase {phase.value}, not {self.phase.value}"
+            )
+
+    def _checked_cards(self, cards: Sequence[int]) -> list[int]:
+        for card in cards:
+            if not isinstance(card, numbers.Integral) or not 0 <= card < NUM_CARD_TYPES:
+                raise IllegalMoveError(f"{card!r} is not a card id (0..53)")
+        return [int(card) for card in cards]
+
+    def _remove(self, seat: int, cards: Sequence[int]) -> None:
+        for card in cards:
+            self.hands[seat][card] -= 1
+        self.hand_sizes[seat] -= len(cards)
+
+    def _ctx(self) -> TrumpContext:
+        if self.ctx is None:
+            raise IllegalMoveError("trump is not known before bidding ends")
+        return self.ctx
+
+    def _dealer(self) -> int:
+        if self.dealer is None:
+            raise IllegalMoveError("no dealer yet")
+        return self.dealer

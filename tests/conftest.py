@@ -1,0 +1,35 @@
+"""Shared helpers: readable card lists and contexts for the rules tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from shengji_env.rules import RuleConfig, TrumpContext, parse_cards
+
+
+def cards(text: str) -> list[int]:
+    return parse_cards(text)
+
+
+def context(
+    level: str = "10", trump: str | None = "H", decks: int = 2, **options: object
+) -> TrumpContext:
+    return TrumpContext(RuleConfig(decks=decks, **options), level=level, trump_suit=trump)
+
+
+def deck_for(hands: Sequence[str], kitty: str, first_seat: int = 0) -> list[int]:
+    """A deck order that deals ``hands[seat]`` to each seat (one card at a time from
+    ``first_seat``) and leaves ``kitty`` last."""
+    per_seat = [parse_cards(text) for text in hands]
+    order: list[int] = []
+    for index in range(len(per_seat[0])):
+        for offset in range(4):
+            order.append(per_seat[(first_seat + offset) % 4][index])
+    return order + parse_cards(kitty)
+
+
+@pytest.fixture
+def ctx10h() -> TrumpContext:
+    return context()
