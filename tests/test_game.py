@@ -80,7 +80,7 @@ def test_illegal_bury_raises_and_leaves_state_unchanged():
     hand = game.hand(game.current_player)
     with pytest.raises(IllegalMoveError, match="exactly 8 cards"):
         game.bury(hand[:7])
-    missing = next(c for c in range(54) if game.hands[game.current_player][c] == 0)
+    missing = next(c for c in range(54) if c not in hand)
     with pytest.raises(IllegalMoveError, match="only cards in the hand"):
         game.bury([*hand[:7], missing])
     with pytest.raises(IllegalMoveError, match="not a card id"):

@@ -72,7 +72,7 @@ def check_result(game: Game):
     result = game.result
     assert result is not None
     config = game.config
-    assert all(game.hand_sizes[seat] == 0 for seat in range(4))
+    assert all(game.hand_size(seat) == 0 for seat in range(4))
     assert sum(len(record.plays[0]) for record in game.tricks) == config.hand_size
     attackers = 1 - team_of(result.dealer)
     won = sum(r.points for r in game.tricks if team_of(r.winner) == attackers)

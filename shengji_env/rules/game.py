@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 import numbers
 import random
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -120,8 +121,10 @@ class Game:
         self.level = self.levels[0] if dealer is None else self.levels[team_of(dealer)]
         self.deal_start = 0 if dealer is None else dealer
         self.dealt = 0
-        self.hands = [[0] * NUM_CARD_TYPES for _ in range(4)]
-        self.hand_sizes = [0, 0, 0, 0]
+        self.hands: list[list[int]] = [[], [], [], []]
+        self.bid_cards: list[list[int]] = [[], [], [], []]
+        self._bid_types = {make_card(self.level, suit) for suit in range(NUM_SUITS)}
+        self._bid_types |= {SMALL_JOKER, BIG_JOKER}
         self.bid: Bid | None = None
         self.bids: list[Bid] = []
         self.final_round: list[int] | None = None
@@ -160,7 +163,7 @@ class Game:
         other.results = list(self.results)
         other.deck = list(self.deck)
         other.hands = [list(hand) for hand in self.hands]
-        other.hand_sizes = list(self.hand_sizes)
+        other.bid_cards = [list(cards) for cards in self.bid_cards]
         other.bids = list(self.bids)
         other.final_round = None if self.final_round is None else list(self.final_round)
         other.kitty = list(self.kitty)
@@ -174,8 +177,11 @@ class Game:
     # --- queries -------------------------------------------------------------------------
 
     def hand(self, seat: int) -> list[int]:
-        """The cards of ``seat``, in card id order."""
-        return [card for card, n in enumerate(self.hands[seat]) for _ in range(n)]
+        """The cards of ``seat``, in card id order (a copy)."""
+        return list(self.hands[seat])
+
+    def hand_size(self, seat: int) -> int:
+        return len(self.hands[seat])
 
     @property
     def attackers(self) -> int:
@@ -191,10 +197,9 @@ class Game:
     def legal_bids(self, seat: int | None = None) -> list[tuple[int, ...]]:
         """Declarations ``seat`` (default: the current player) may make now (§4)."""
         seat = self.current_player if seat is None else seat
-        hand = self.hands[seat]
-        shown = [make_card(self.level, suit) for suit in range(NUM_SUITS)]
-        relevant = [c for c in [*shown, SMALL_JOKER, BIG_JOKER] for _ in range(hand[c])]
-        return legal_bids(relevant, self.level, self.config.decks, self.bid)
+        if not self.bid_cards[seat]:
+            return []
+        return legal_bids(self.bid_cards[seat], self.level, self.config.decks, self.bid)
 
     # --- actions -------------------------------------------------------------------------
 
@@ -238,8 +243,9 @@ class Game:
         while self.final_round is None and self.dealt < total:
             seat = (self.deal_start + self.dealt) % 4
             card = self.deck[self.dealt]
-            self.hands[seat][card] += 1
-            self.hand_sizes[seat] += 1
+            insort(self.hands[seat], card)
+            if card in self._bid_types:
+                self.bid_cards[seat].append(card)
             self.dealt += 1
             if self.legal_bids(seat):
                 self.current_player = seat
@@ -261,9 +267,7 @@ class Game:
         trump = None if self.bid is None else self.bid.trump_suit
         self.ctx = TrumpContext(self.config, self.level, trump)
         self.kitty = self.deck[self.dealt :]
-        for card in self.kitty:
-            self.hands[self.dealer][card] += 1
-        self.hand_sizes[self.dealer] += len(self.kitty)
+        self.hands[self.dealer] = sorted(self.hands[self.dealer] + self.kitty)
         self.phase = Phase.BURY
         self.current_player = self.dealer
 
@@ -339,7 +343,7 @@ class Game:
         self.trick_attempt = None
         self.leader = winner
         self.current_player = winner
-        if self.hand_sizes[winner] == 0:
+        if not self.hands[winner]:
             self._score_hand(winner, lead)
 
     def _score_hand(self, last_winner: int, last_lead: tuple[int, ...]) -> None:
@@ -386,9 +390,9 @@ class Game:
         return [int(card) for card in cards]
 
     def _remove(self, seat: int, cards: Sequence[int]) -> None:
+        hand = self.hands[seat]
         for card in cards:
-            self.hands[seat][card] -= 1
-        self.hand_sizes[seat] -= len(cards)
+            hand.remove(card)
 
     def _ctx(self) -> TrumpContext:
         if self.ctx is None:

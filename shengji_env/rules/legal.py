@@ -25,6 +25,8 @@ def lead_suit(lead: Sequence[int], ctx: TrumpContext) -> int:
 
 
 def lead_shape(lead: Sequence[int], ctx: TrumpContext) -> Shape:
+    if len(lead) == 1:
+        return ((1, 1),)
     return tuple(component.shape for component in decompose(lead, ctx))
 
 
@@ -120,6 +122,8 @@ def follow_error(
     if len(in_suit_hand) <= len(lead):
         return None
     shape = lead_shape(lead, ctx)
+    if all(multiplicity == 1 for multiplicity, _ in shape):
+        return None  # singles only: any cards of the suit keep the shape
     best = shape_score(shape, suit_units(in_suit_hand, suit, ctx), ctx)
     if shape_score(shape, suit_units(in_suit_play, suit, ctx), ctx) < best:
         return (

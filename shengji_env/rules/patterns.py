@@ -108,8 +108,11 @@ def _decompose_suit(counts: dict[int, int], suit: int, ctx: TrumpContext) -> lis
     return components
 
 
-def decompose(cards: Iterable[int], ctx: TrumpContext) -> list[Component]:
+def decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Component]:
     """Split cards into components (§3), grouped by effective suit in suit order."""
+    if len(cards) == 1:
+        (card,) = cards
+        return [Component(1, 1, (card,), ctx.rank_keys[card], ctx.suits[card])]
     by_suit: dict[int, dict[int, int]] = {}
     for card in cards:
         if not 0 <= card < NUM_CARD_TYPES:
