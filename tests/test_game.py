@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from shengji_env.rules import Game, IllegalMoveError, Phase, RuleConfig, follow_error
+from shengji_env.rules import Game, IllegalMoveError, Phase, RuleConfig, card_points, follow_error
 from shengji_env.rules.sampling import play_random_hand, random_action
 
 from .conftest import cards, context
@@ -178,3 +178,12 @@ def test_failed_throw_penalty_counts_against_the_thrower():
         assert game.result.penalty_points == expected
         return
     pytest.fail("no failed throw in 200 hands")
+
+
+def test_the_dealer_may_bury_point_cards():
+    game = advance_to(Phase.BURY, seed=5)
+    hand = game.hand(game.current_player)
+    points_first = sorted(hand, key=lambda card: -card_points(card))[:8]
+    game.bury(points_first)
+    assert sorted(game.kitty) == sorted(points_first)
+    assert game.phase is Phase.PLAY and game.current_player == game.dealer

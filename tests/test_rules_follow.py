@@ -2,7 +2,7 @@
 
 import pytest
 
-from shengji_env.rules import is_legal_follow, legal_plays
+from shengji_env.rules import decompose, is_legal_follow, legal_plays
 
 from .conftest import cards, context
 
@@ -129,3 +129,22 @@ def test_enumeration_agrees_with_the_check(lead, hand, play, expected):
     assert len(as_sorted) == len(plays), "each play once"
     assert (tuple(sorted(cards(play))) in as_sorted) is expected
     assert all(is_legal_follow(cards(lead), cards(hand), p, CTX) for p in plays)
+
+
+def test_lead_enumeration_lists_combinations_first_then_throws():
+    hand = cards("AS AS KS KS 3S 5D")
+    leads = [sorted(play) for play in legal_plays(hand, None, CTX)]
+    combos = [p for p in leads if len(decompose(p, CTX)) == 1]
+    assert leads[: len(combos)] == combos, "combinations come before throws"
+    assert sorted(cards("AS AS KS KS")) in combos
+    assert sorted(cards("AS AS KS KS 3S")) in leads  # a throw
+    # every non-empty one-suit sub-multiset once: spades 3*3*2 - 1 = 17, diamonds 1
+    assert len(leads) == 18 and len({tuple(p) for p in leads}) == 18
+    assert len(legal_plays(hand, None, CTX, limit=5)) == 5
+
+
+def test_follow_enumeration_when_short_of_the_suit():
+    plays = legal_plays(cards("3S 4D 5C 6C"), cards("AS AS"), CTX)
+    assert sorted(sorted(p) for p in plays) == sorted(
+        sorted(cards(text)) for text in ["3S 4D", "3S 5C", "3S 6C"]
+    )
