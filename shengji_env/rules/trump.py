@@ -106,6 +106,18 @@ class TrumpContext:
         trump = "no trump" if self.trump_suit is None else f"trump {SUITS[self.trump_suit]}"
         return f"level {RANKS[self.level]}, {trump}"
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TrumpContext):
+            return NotImplemented
+        return (self.config, self.level, self.trump_suit) == (
+            other.config,
+            other.level,
+            other.trump_suit,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.config, self.level, self.trump_suit))
+
     def __repr__(self) -> str:
         suit = None if self.trump_suit is None else SUITS[self.trump_suit]
         return f"TrumpContext(level={RANKS[self.level]!r}, trump_suit={suit!r})"
