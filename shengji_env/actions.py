@@ -74,7 +74,7 @@ class Decision:
         self._free_follow = True  # follow: any cards of the led suit are legal
         self._candidates: list[dict[int, int]] = []  # complete decisions that still fit
         self._setup()
-        self._mask = self._compute_mask()
+        self._update_mask()
 
     def _setup(self) -> None:
         game = self.game
@@ -108,12 +108,12 @@ class Decision:
         return self._mask.copy()
 
     def allows(self, action: int) -> bool:
-        return 0 <= action < NUM_ACTIONS and bool(self._mask[action])
+        return 0 <= action < NUM_ACTIONS and self._allowed[action] == 1
 
     @property
     def only_commit(self) -> bool:
         """Nothing but ``COMMIT`` is allowed: the env commits by itself."""
-        return bool(self._mask[COMMIT]) and not self._mask[:COMMIT].any()
+        return self._only_commit
 
     def why_illegal(self, action: int) -> str:
         """The rule an action breaks (for ``IllegalMoveError``)."""
@@ -149,17 +149,23 @@ class Decision:
         if self._candidates:
             chosen = self.selection.count(card)
             self._candidates = [c for c in self._candidates if c.get(card, 0) >= chosen]
-        self._mask = self._compute_mask()
+        self._update_mask()
 
-    def _compute_mask(self) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    def _update_mask(self) -> None:
+        mask = [0] * NUM_ACTIONS
+        self._fill_mask(mask)
+        self._allowed = mask
+        self._mask = np.array(mask, dtype=np.int8)
+        self._only_commit = mask[COMMIT] == 1 and not any(mask[:COMMIT])
+
+    def _fill_mask(self, mask: list[int]) -> None:
         remaining = self._remaining
         kind = self.kind
         if kind is DecisionKind.BID:
             chosen = self._mark_candidates(mask)
             complete = any(candidate == chosen for candidate in self._candidates)
             mask[COMMIT] = 1 if not self.selection or complete else 0
-            return mask
+            return
         if kind is DecisionKind.LEAD:
             ctx = self.game.ctx
             assert ctx is not None
@@ -167,19 +173,18 @@ class Decision:
                 if remaining[card] and (self._suit < 0 or ctx.suits[card] == self._suit):
                     mask[card] = 1
             mask[COMMIT] = 1 if self.selection else 0
-            return mask
+            return
         if len(self.selection) == self._size:
             mask[COMMIT] = 1
-            return mask
+            return
         if kind is DecisionKind.BURY:
             for card in set(self.hand):
                 if remaining[card]:
                     mask[card] = 1
-            return mask
+            return
         self._follow_mask(mask)
-        return mask
 
-    def _follow_mask(self, mask: np.ndarray) -> None:
+    def _follow_mask(self, mask: list[int]) -> None:
         ctx = self.game.ctx
         assert ctx is not None
         remaining = self._remaining
@@ -190,7 +195,7 @@ class Decision:
             return
         self._mark_candidates(mask)
 
-    def _mark_candidates(self, mask: np.ndarray) -> dict[int, int]:
+    def _mark_candidates(self, mask: list[int]) -> dict[int, int]:
         """Allow every card that some remaining candidate still needs."""
         chosen = _multiset(self.selection)
         for candidate in self._candidates:

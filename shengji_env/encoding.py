@@ -92,6 +92,8 @@ class SeatView:
 
 def still_revealed(game: Game, seat: int) -> list[int]:
     """Cards a failed throw showed that ``seat`` still holds."""
+    if not game.revealed[seat]:
+        return []
     hand = game.hand(seat)
     shown: list[int] = []
     for card in game.revealed[seat]:
@@ -138,19 +140,73 @@ def _one_hot(vector: np.ndarray, block: str, index: int | None) -> None:
         vector[OBS_LAYOUT[block].start + index] = 1.0
 
 
-def _add_cards(
-    vector: np.ndarray, start: int, cards: list[int] | tuple[int, ...], scale: float
-) -> None:
-    for card in cards:
-        vector[start + card] += scale
+_RELATIVE = np.array([[(seat + rel) % 4 for rel in range(4)] for seat in range(4)])
+"""_RELATIVE[seat] lists the absolute seats in the observer's relative order."""
+
+
+class _Table:
+    """Card counts per absolute seat, kept in step with a game by :meth:`sync`."""
+
+    def __init__(self) -> None:
+        self.hand_number = -1
+        self.hands = np.zeros((4, CARDS), dtype=np.float32)
+        self.played = np.zeros((4, CARDS), dtype=np.float32)
+        self.trick = np.zeros((4, CARDS), dtype=np.float32)
+        self.revealed = np.zeros((4, CARDS), dtype=np.float32)
+        self.voids = np.zeros((4, NUM_EFFECTIVE_SUITS), dtype=np.float32)
+        self.kitty = np.zeros(CARDS, dtype=np.float32)
+        self.hand_sizes = [0, 0, 0, 0]
+        self.played_sizes = [0, 0, 0, 0]
+        self.trick_state = (0, 0)
+        self.kitty_state: tuple[Phase, int] | None = None
+
+    def sync(self, game: Game, scale: float) -> None:
+        if game.hand_number != self.hand_number:
+            self.__init__()  # type: ignore[misc]  # a new hand: start from zero
+            self.hand_number = game.hand_number
+        for seat in range(4):
+            self._sync_seat(game, seat, scale)
+        trick_state = (len(game.tricks), len(game.trick))
+        if trick_state != self.trick_state:
+            self.trick.fill(0.0)
+            for index, play in enumerate(game.trick):
+                row = self.trick[(game.leader + index) % 4]
+                for card in play:
+                    row[card] += scale
+            self.voids[:] = game.voids
+            self.trick_state = trick_state
+        kitty_state = (game.phase, len(game.kitty))
+        if kitty_state != self.kitty_state:
+            self.kitty.fill(0.0)
+            if game.phase is not Phase.BID:
+                for card in game.kitty:
+                    self.kitty[card] += scale
+            self.kitty_state = kitty_state
+
+    def _sync_seat(self, game: Game, seat: int, scale: float) -> None:
+        hand = game.hands[seat]
+        if len(hand) != self.hand_sizes[seat]:
+            self.hands[seat] = np.bincount(hand, minlength=CARDS) * scale if hand else 0.0
+            self.hand_sizes[seat] = len(hand)
+            if game.revealed[seat]:
+                self.revealed[seat] = 0.0
+                for card in still_revealed(game, seat):
+                    self.revealed[seat, card] += scale
+        played = game.played[seat]
+        row = self.played[seat]
+        for card in played[self.played_sizes[seat] :]:
+            row[card] += scale
+        self.played_sizes[seat] = len(played)
 
 
 class ObservationEncoder:
-    """Builds observation vectors; caches what changes once per hand (trump tables)."""
+    """Builds observation vectors from counts kept in step with the game: each call
+    costs a few array copies, not a pass over the history."""
 
     def __init__(self, config: RuleConfig) -> None:
         self.config = config
         self.scale = 1.0 / config.decks
+        self._table = _Table()
         self._ctx_key: tuple[int, int | None] | None = None
         self._trump_block = np.zeros(CARDS, dtype=np.float32)
         self._order_block = np.zeros(CARDS, dtype=np.float32)
@@ -171,31 +227,25 @@ class ObservationEncoder:
         self._ctx_key = key
 
     def encode(self, game: Game, seat: int, decision: Decision | None) -> np.ndarray:
-        vector = np.zeros(OBS_SIZE, dtype=np.float32)
-        scale = self.scale
-        _add_cards(vector, OBS_LAYOUT["hand"].start, game.hands[seat], scale)
-        if decision is not None and decision.seat == seat:
-            _add_cards(vector, OBS_LAYOUT["selection"].start, decision.selection, scale)
-            _one_hot(vector, "phase", _PHASES[decision.kind])
-        for rel in range(4):
-            other = (seat + rel) % 4
-            offset = rel * CARDS
-            _add_cards(vector, OBS_LAYOUT["played"].start + offset, game.played[other], scale)
-            _add_cards(
-                vector, OBS_LAYOUT["revealed"].start + offset, still_revealed(game, other), scale
-            )
-            voids = OBS_LAYOUT["voids"].start + rel * NUM_EFFECTIVE_SUITS
-            for suit, void in enumerate(game.voids[other]):
-                if void:
-                    vector[voids + suit] = 1.0
-        trick_start = OBS_LAYOUT["trick"].start
-        for index, play in enumerate(game.trick):
-            rel = (game.leader + index - seat) % 4
-            _add_cards(vector, trick_start + rel * CARDS, play, scale)
-        _add_cards(vector, OBS_LAYOUT["kitty"].start, known_kitty(game, seat), scale)
+        table = self._table
+        table.sync(game, self.scale)
         self._trump_tables(game)
+        order = _RELATIVE[seat]
+        vector = np.zeros(OBS_SIZE, dtype=np.float32)
+        vector[OBS_LAYOUT["hand"]] = table.hands[seat]
+        vector[OBS_LAYOUT["played"]] = table.played[order].ravel()
+        vector[OBS_LAYOUT["trick"]] = table.trick[order].ravel()
+        vector[OBS_LAYOUT["revealed"]] = table.revealed[order].ravel()
+        vector[OBS_LAYOUT["voids"]] = table.voids[order].ravel()
+        if seat == game.dealer:
+            vector[OBS_LAYOUT["kitty"]] = table.kitty
         vector[OBS_LAYOUT["trump_cards"]] = self._trump_block
         vector[OBS_LAYOUT["card_order"]] = self._order_block
+        if decision is not None and decision.seat == seat:
+            start = OBS_LAYOUT["selection"].start
+            for card in decision.selection:
+                vector[start + card] += self.scale
+            _one_hot(vector, "phase", _PHASES[decision.kind])
         self._encode_public(vector, game, seat)
         return vector
 

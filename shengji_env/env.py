@@ -134,17 +134,16 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
 
     def _start_decision(self) -> None:
         game = self._game()
-        self.decision = Decision(game)
-        self.agent_selection = self.possible_agents[game.current_player]
-        self._update_info()
+        decision = Decision(game)
+        self.decision = decision
+        self.agent_selection = self.possible_agents[decision.seat]
+        self._view = seat_view(game, decision.seat, decision)
+        self.infos[self.agent_selection] = {"view": self._view, "action_mask": decision.mask}
 
-    def _update_info(self) -> None:
-        decision = self.decision
-        seat = decision.seat if decision else 0
-        self.infos[self.possible_agents[seat]] = {
-            "view": seat_view(self._game(), seat, decision),
-            "action_mask": decision.mask if decision else np.zeros(NUM_ACTIONS, np.int8),
-        }
+    def _update_info(self, decision: Decision) -> None:
+        """A card was selected: only the selection and the mask changed."""
+        view = dataclasses.replace(self._view, selection=tuple(decision.selection))
+        self.infos[self.agent_selection] = {"view": view, "action_mask": decision.mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -163,7 +162,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
         if action == COMMIT or decision.only_commit:
             self._commit(decision)
         else:
-            self._update_info()
+            self._update_info(decision)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
