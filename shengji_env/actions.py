@@ -100,6 +100,15 @@ class Decision:
             self._free_follow = False
             self._candidates = [_multiset(play) for play in legal_plays(self.hand, lead, ctx)]
 
+    def clone(self) -> Decision:
+        """An independent copy (same game), for exploring selections without committing."""
+        other = Decision.__new__(Decision)
+        other.__dict__.update(self.__dict__)
+        other.selection = list(self.selection)
+        other._remaining = list(self._remaining)
+        other._candidates = list(self._candidates)
+        return other
+
     # --- queries -------------------------------------------------------------------------
 
     @property

@@ -92,15 +92,7 @@ class SeatView:
 
 def still_revealed(game: Game, seat: int) -> list[int]:
     """Cards a failed throw showed that ``seat`` still holds."""
-    if not game.revealed[seat]:
-        return []
-    hand = game.hand(seat)
-    shown: list[int] = []
-    for card in game.revealed[seat]:
-        if card in hand:
-            hand.remove(card)
-            shown.append(card)
-    return shown
+    return list(game.revealed[seat])
 
 
 def known_kitty(game: Game, seat: int) -> list[int]:
@@ -157,6 +149,7 @@ class _Table:
         self.kitty = np.zeros(CARDS, dtype=np.float32)
         self.hand_sizes = [0, 0, 0, 0]
         self.played_sizes = [0, 0, 0, 0]
+        self.revealed_sizes = [0, 0, 0, 0]
         self.trick_state = (0, 0)
         self.kitty_state: tuple[Phase, int] | None = None
 
@@ -188,10 +181,11 @@ class _Table:
         if len(hand) != self.hand_sizes[seat]:
             self.hands[seat] = np.bincount(hand, minlength=CARDS) * scale if hand else 0.0
             self.hand_sizes[seat] = len(hand)
-            if game.revealed[seat]:
+            if game.revealed[seat] or self.revealed_sizes[seat]:
                 self.revealed[seat] = 0.0
-                for card in still_revealed(game, seat):
+                for card in game.revealed[seat]:
                     self.revealed[seat, card] += scale
+                self.revealed_sizes[seat] = len(game.revealed[seat])
         played = game.played[seat]
         row = self.played[seat]
         for card in played[self.played_sizes[seat] :]:
@@ -210,6 +204,10 @@ class ObservationEncoder:
         self._ctx_key: tuple[int, int | None] | None = None
         self._trump_block = np.zeros(CARDS, dtype=np.float32)
         self._order_block = np.zeros(CARDS, dtype=np.float32)
+
+    def reset(self) -> None:
+        """Forget the previous game (call at every episode start)."""
+        self._table = _Table()
 
     def _trump_tables(self, game: Game) -> None:
         trump = game.ctx.trump_suit if game.ctx else (game.bid.trump_suit if game.bid else None)

@@ -124,6 +124,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
         if self.random_level:
             config = dataclasses.replace(config, start_level=RANKS[int(rng.integers(13))])
         self.game = Game(config, seed=game_seed)
+        self.encoder.reset()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

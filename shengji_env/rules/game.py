@@ -305,6 +305,10 @@ class Game:
                 self.voids[seat][suit] = True
         self._remove(seat, cards)
         self.played[seat].extend(cards)
+        shown = self.revealed[seat]
+        for card in cards:
+            if card in shown:
+                shown.remove(card)
         self.trick.append(tuple(cards))
         if len(self.trick) == 4:
             self._finish_trick()
@@ -324,10 +328,17 @@ class Game:
         if forced is None:
             return cards
         self.trick_attempt = tuple(cards)
-        self.revealed[seat].extend(cards)
+        self._reveal(seat, cards)
         penalty = failed_throw_penalty(cards, forced, self.config.failed_throw_penalty)
         self.penalty_points += penalty if team_of(seat) == self.attackers else -penalty
         return forced
+
+    def _reveal(self, seat: int, cards: list[int]) -> None:
+        """Cards a failed throw showed join the seat's known cards (a multiset union:
+        cards shown twice are still the same cards); played ones leave it in :meth:`play`."""
+        shown = self.revealed[seat]
+        for card in set(cards):
+            shown.extend([card] * (cards.count(card) - shown.count(card)))
 
     def _finish_trick(self) -> None:
         ctx = self._ctx()
