@@ -19,6 +19,8 @@ from .rules.legal import lead_shape, suit_units
 
 COMMIT = NUM_CARD_TYPES
 NUM_ACTIONS = NUM_CARD_TYPES + 1
+_COMMIT_ONLY = [0] * COMMIT + [1]
+_COMMIT_ONLY_MASK = np.array(_COMMIT_ONLY, dtype=np.int8)
 
 
 class DecisionKind(enum.Enum):
@@ -155,6 +157,9 @@ class Decision:
             assert ctx is not None
             if ctx.suits[card] != self._suit:
                 self._off_suit_room -= 1
+        if len(self.selection) == self._size:  # complete: only COMMIT is left
+            self._allowed, self._mask, self._only_commit = _COMMIT_ONLY, _COMMIT_ONLY_MASK, True
+            return
         if self._candidates:
             chosen = self.selection.count(card)
             self._candidates = [c for c in self._candidates if c.get(card, 0) >= chosen]

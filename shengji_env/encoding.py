@@ -62,7 +62,9 @@ _PHASES = {DecisionKind.BID: 0, DecisionKind.BURY: 1, DecisionKind.LEAD: 2, Deci
 
 @dataclass(frozen=True)
 class SeatView:
-    """What one seat knows, for rule-based bots. Seats here are absolute (0..3).
+    """What one seat knows at the start of its decision, for rule-based bots. Seats here
+    are absolute (0..3); ``revealed`` holds the cards failed throws showed that each seat
+    still holds. The cards selected so far are ``info["selection"]``.
 
     ``kitty`` is the kitty the dealer picked up (during the bury) or buried (after),
     empty for the other seats. ``ctx`` is ``None`` until bidding ends.
@@ -72,7 +74,6 @@ class SeatView:
     config: RuleConfig
     kind: DecisionKind | None
     hand: tuple[int, ...]
-    selection: tuple[int, ...]
     level: int
     levels: tuple[int, int]
     dealer: int | None
@@ -90,11 +91,6 @@ class SeatView:
     cards_dealt: int
 
 
-def still_revealed(game: Game, seat: int) -> list[int]:
-    """Cards a failed throw showed that ``seat`` still holds."""
-    return list(game.revealed[seat])
-
-
 def known_kitty(game: Game, seat: int) -> list[int]:
     if seat != game.dealer or game.phase is Phase.BID:
         return []
@@ -108,7 +104,6 @@ def seat_view(game: Game, seat: int, decision: Decision | None) -> SeatView:
         config=game.config,
         kind=decision.kind if mine and decision else None,
         hand=tuple(game.hands[seat]),
-        selection=tuple(decision.selection) if mine and decision else (),
         level=game.level,
         levels=(game.levels[0], game.levels[1]),
         dealer=game.dealer,
@@ -118,18 +113,16 @@ def seat_view(game: Game, seat: int, decision: Decision | None) -> SeatView:
         trick_leader=game.leader,
         trick=tuple(game.trick),
         tricks=tuple(game.tricks),
-        played=tuple(tuple(cards) for cards in game.played),
-        voids=tuple(tuple(row) for row in game.voids),
-        revealed=tuple(tuple(still_revealed(game, other)) for other in range(4)),
+        played=tuple(map(tuple, game.played)),
+        voids=tuple(map(tuple, game.voids)),
+        revealed=tuple(map(tuple, game.revealed)),
         kitty=tuple(known_kitty(game, seat)),
         attacker_points=game.attacker_trick_points,
         cards_dealt=game.dealt,
     )
 
 
-def _one_hot(vector: np.ndarray, block: str, index: int | None) -> None:
-    if index is not None:
-        vector[OBS_LAYOUT[block].start + index] = 1.0
+_START = {name: block.start for name, block in OBS_LAYOUT.items()}
 
 
 _RELATIVE = np.array([[(seat + rel) % 4 for rel in range(4)] for seat in range(4)])
@@ -201,6 +194,7 @@ class ObservationEncoder:
         self.config = config
         self.scale = 1.0 / config.decks
         self._table = _Table()
+        self._version: int | None = None
         self._ctx_key: tuple[int, int | None] | None = None
         self._trump_block = np.zeros(CARDS, dtype=np.float32)
         self._order_block = np.zeros(CARDS, dtype=np.float32)
@@ -208,6 +202,7 @@ class ObservationEncoder:
     def reset(self) -> None:
         """Forget the previous game (call at every episode start)."""
         self._table = _Table()
+        self._version = None
 
     def _trump_tables(self, game: Game) -> None:
         trump = game.ctx.trump_suit if game.ctx else (game.bid.trump_suit if game.bid else None)
@@ -224,10 +219,16 @@ class ObservationEncoder:
         )
         self._ctx_key = key
 
-    def encode(self, game: Game, seat: int, decision: Decision | None) -> np.ndarray:
+    def encode(
+        self, game: Game, seat: int, decision: Decision | None, version: int | None = None
+    ) -> np.ndarray:
+        """The observation of ``seat``. ``version``: a counter the caller bumps whenever the
+        game changes; the same version skips re-reading the game."""
         table = self._table
-        table.sync(game, self.scale)
-        self._trump_tables(game)
+        if version is None or version != self._version:
+            table.sync(game, self.scale)
+            self._trump_tables(game)
+            self._version = version
         order = _RELATIVE[seat]
         vector = np.zeros(OBS_SIZE, dtype=np.float32)
         vector[OBS_LAYOUT["hand"]] = table.hands[seat]
@@ -243,24 +244,25 @@ class ObservationEncoder:
             start = OBS_LAYOUT["selection"].start
             for card in decision.selection:
                 vector[start + card] += self.scale
-            _one_hot(vector, "phase", _PHASES[decision.kind])
+            vector[_START["phase"] + _PHASES[decision.kind]] = 1.0
         self._encode_public(vector, game, seat)
         return vector
 
     def _encode_public(self, vector: np.ndarray, game: Game, seat: int) -> None:
         trump = game.ctx.trump_suit if game.ctx else (game.bid.trump_suit if game.bid else None)
-        _one_hot(vector, "trump_suit", NUM_SUITS if trump is None else trump)
-        _one_hot(vector, "level", game.level)
-        _one_hot(vector, "team_levels", game.levels[seat % 2])
-        _one_hot(vector, "team_levels", NUM_RANKS + game.levels[1 - seat % 2])
-        _one_hot(vector, "bid_strength", game.bid.strength if game.bid else 0)
-        _one_hot(vector, "bidder", (game.bid.seat - seat) % 4 if game.bid else 4)
-        _one_hot(vector, "dealer", (game.dealer - seat) % 4 if game.dealer is not None else 4)
+        vector[_START["trump_suit"] + (NUM_SUITS if trump is None else trump)] = 1.0
+        vector[_START["level"] + game.level] = 1.0
+        vector[_START["team_levels"] + game.levels[seat % 2]] = 1.0
+        vector[_START["team_levels"] + NUM_RANKS + game.levels[1 - seat % 2]] = 1.0
+        vector[_START["bid_strength"] + (game.bid.strength if game.bid else 0)] = 1.0
+        vector[_START["bidder"] + ((game.bid.seat - seat) % 4 if game.bid else 4)] = 1.0
+        dealer = 4 if game.dealer is None else (game.dealer - seat) % 4
+        vector[_START["dealer"] + dealer] = 1.0
         if game.phase is Phase.PLAY:
-            _one_hot(vector, "leader", (game.leader - seat) % 4)
+            vector[_START["leader"] + (game.leader - seat) % 4] = 1.0
         config = self.config
         total_cards = 4 * config.hand_size
-        played = sum(len(cards) for cards in game.played)
+        played = sum(self._table.played_sizes)
         progress = OBS_LAYOUT["progress"].start
         vector[progress] = game.dealt / total_cards
         vector[progress + 1] = played / total_cards

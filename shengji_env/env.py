@@ -106,6 +106,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
         self._np_random: np.random.Generator | None = None
         self.game: Game | None = None
         self.decision: Decision | None = None
+        self._version = 0
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -125,6 +126,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
             config = dataclasses.replace(config, start_level=RANKS[int(rng.integers(13))])
         self.game = Game(config, seed=game_seed)
         self.encoder.reset()
+        self._version = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -139,12 +141,14 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
         self.decision = decision
         self.agent_selection = self.possible_agents[decision.seat]
         self._view = seat_view(game, decision.seat, decision)
-        self.infos[self.agent_selection] = {"view": self._view, "action_mask": decision.mask}
+        self._update_info(decision)
 
     def _update_info(self, decision: Decision) -> None:
-        """A card was selected: only the selection and the mask changed."""
-        view = dataclasses.replace(self._view, selection=tuple(decision.selection))
-        self.infos[self.agent_selection] = {"view": view, "action_mask": decision.mask}
+        self.infos[self.agent_selection] = {
+            "view": self._view,
+            "selection": tuple(decision.selection),
+            "action_mask": decision.mask,
+        }
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -170,7 +174,8 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
 
     def _commit(self, decision: Decision) -> None:
         game = self._game()
-        game.step(decision.selection)
+        game.step(decision.selection, trusted=True)  # the mask is exact: no second check
+        self._version += 1
         if game.phase is Phase.HAND_OVER and self.episode == "match":
             game.next_hand()
         if game.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
@@ -203,7 +208,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
         decision = self.decision
         mine = decision is not None and decision.seat == seat
         return {
-            "observation": self.encoder.encode(self._game(), seat, decision),
+            "observation": self.encoder.encode(self._game(), seat, decision, self._version),
             "action_mask": decision.mask if mine and decision else np.zeros(NUM_ACTIONS, np.int8),
         }
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import BIG_JOKER, NUM_SUITS, SMALL_JOKER, make_card, rank_of, suit_of
 from .patterns import counts_by_type
@@ -89,8 +90,16 @@ def legal_bids(
 ) -> list[tuple[int, ...]]:
     """The declarations ``hand`` may make now: strictly stronger than ``standing``."""
     floor = 0 if standing is None else standing.strength
-    return [
+    shown = tuple(sorted(card for card in hand if card >= SMALL_JOKER or rank_of(card) == level))
+    return list(_stronger_bids(shown, level, decks, floor))
+
+
+@lru_cache(maxsize=4096)
+def _stronger_bids(
+    shown: tuple[int, ...], level: int, decks: int, floor: int
+) -> tuple[tuple[int, ...], ...]:
+    return tuple(
         cards
-        for cards in candidate_bids(hand, level, decks)
+        for cards in candidate_bids(shown, level, decks)
         if (bid_strength(cards, level, decks) or 0) > floor
-    ]
+    )

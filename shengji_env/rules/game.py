@@ -203,14 +203,18 @@ class Game:
 
     # --- actions -------------------------------------------------------------------------
 
-    def step(self, cards: Sequence[int]) -> None:
-        """Apply the current player's action for the current phase."""
+    def step(self, cards: Sequence[int], *, trusted: bool = False) -> None:
+        """Apply the current player's action for the current phase.
+
+        ``trusted`` skips re-checking a play that the caller already knows is legal (the
+        environment's exact masks); an illegal play then corrupts the state.
+        """
         if self.phase is Phase.BID:
             self.declare(cards)
         elif self.phase is Phase.BURY:
             self.bury(cards)
         elif self.phase is Phase.PLAY:
-            self.play(cards)
+            self.play(cards, trusted=trusted)
         else:
             raise IllegalMoveError(f"no action is taken in phase {self.phase.value}")
 
@@ -286,19 +290,22 @@ class Game:
         self.phase = Phase.PLAY
         self.leader = self.current_player
 
-    def play(self, cards: Sequence[int]) -> None:
-        """Lead or follow with ``cards`` (§6). A failed throw plays the forced part."""
+    def play(self, cards: Sequence[int], *, trusted: bool = False) -> None:
+        """Lead or follow with ``cards`` (§6). A failed throw plays the forced part.
+
+        ``trusted``: the caller guarantees legality (see :meth:`step`).
+        """
         self._require(Phase.PLAY)
-        cards = self._checked_cards(cards)
         seat = self.current_player
-        hand = self.hand(seat)
         ctx = self._ctx()
-        if not self.trick:
-            cards = self._lead(seat, cards, hand, ctx)
+        if trusted:
+            cards = list(cards)
         else:
-            reason = follow_error(self.trick[0], hand, cards, ctx)
-            if reason is not None:
-                raise IllegalMoveError(reason)
+            cards = self._checked_cards(cards)
+            self._check_play(seat, cards, ctx)
+        if not self.trick:
+            cards = self._throw(seat, cards, ctx)
+        else:
             lead = self.trick[0]
             suit = ctx.suits[lead[0]]
             if sum(1 for card in cards if ctx.suits[card] == suit) < len(lead):
@@ -315,14 +322,23 @@ class Game:
         else:
             self.current_player = (seat + 1) % 4
 
-    def _lead(self, seat: int, cards: list[int], hand: list[int], ctx: TrumpContext) -> list[int]:
+    def _check_play(self, seat: int, cards: list[int], ctx: TrumpContext) -> None:
+        hand = self.hands[seat]
+        if self.trick:
+            reason = follow_error(self.trick[0], hand, cards, ctx)
+            if reason is not None:
+                raise IllegalMoveError(reason)
+            return
         if not cards:
             raise IllegalMoveError("a lead must hold at least one card (§6.1)")
         if not is_submultiset(cards, hand):
             raise IllegalMoveError("the lead holds cards that are not in the hand")
         if single_suit(cards, ctx) is None:
             raise IllegalMoveError("a lead must be cards of one suit, trump counting as one (§6.1)")
-        others = [self.hand(other) for other in range(4) if other != seat]
+
+    def _throw(self, seat: int, cards: list[int], ctx: TrumpContext) -> list[int]:
+        """The lead as played: the attempt, or the forced part of a failed throw (§6.1)."""
+        others = [self.hands[other] for other in range(4) if other != seat]
         forced = check_throw(cards, others, ctx)
         self.trick_attempt = None
         if forced is None:

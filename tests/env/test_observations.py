@@ -23,12 +23,6 @@ def test_layout_is_derived_from_the_blocks():
     assert (covered == 1).all()
 
 
-def still_held_revealed(game: Game, seat: int) -> list[int]:
-    from shengji_env.encoding import still_revealed
-
-    return still_revealed(game, seat)
-
-
 def reshuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of ``game`` where every card ``seat`` cannot see is dealt differently."""
     other = game.clone()
@@ -37,7 +31,7 @@ def reshuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
     for s in range(4):
         if s == seat:
             continue
-        public = still_held_revealed(game, s)
+        public = list(game.revealed[s])
         hidden = list(game.hands[s])
         for card in public:
             hidden.remove(card)
