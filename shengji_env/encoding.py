@@ -97,12 +97,12 @@ def known_kitty(game: Game, seat: int) -> list[int]:
     return list(game.kitty)
 
 
-def seat_view(game: Game, seat: int, decision: Decision | None) -> SeatView:
-    mine = decision is not None and decision.seat == seat
+def seat_view(game: Game, seat: int, kind: DecisionKind | None = None) -> SeatView:
+    """The view of ``seat``; ``kind`` is the decision it is about to make, if any."""
     return SeatView(
         seat=seat,
         config=game.config,
-        kind=decision.kind if mine and decision else None,
+        kind=kind,
         hand=tuple(game.hands[seat]),
         level=game.level,
         levels=(game.levels[0], game.levels[1]),

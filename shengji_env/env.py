@@ -140,7 +140,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
         decision = Decision(game)
         self.decision = decision
         self.agent_selection = self.possible_agents[decision.seat]
-        self._view = seat_view(game, decision.seat, decision)
+        self._view = seat_view(game, decision.seat, decision.kind)
         self._update_info(decision)
 
     def _update_info(self, decision: Decision) -> None:
@@ -195,7 +195,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
             self.rewards[agent] = team_rewards[seat % 2]
             self.terminations[agent] = True
             self.infos[agent] = {
-                "view": seat_view(game, seat, None),
+                "view": seat_view(game, seat),
                 "action_mask": np.zeros(NUM_ACTIONS, np.int8),
                 "result": result,
             }
