@@ -88,6 +88,7 @@ class SeatView:
     revealed: tuple[tuple[int, ...], ...]
     kitty: tuple[int, ...]
     attacker_points: int
+    penalty_points: int
     cards_dealt: int
 
 
@@ -118,6 +119,7 @@ def seat_view(game: Game, seat: int, kind: DecisionKind | None = None) -> SeatVi
         revealed=tuple(map(tuple, game.revealed)),
         kitty=tuple(known_kitty(game, seat)),
         attacker_points=game.attacker_trick_points,
+        penalty_points=game.penalty_points,
         cards_dealt=game.dealt,
     )
 

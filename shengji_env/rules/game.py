@@ -144,6 +144,55 @@ class Game:
         self.current_player = self.deal_start
         self._continue_bidding()
 
+    @classmethod
+    def at_play(
+        cls,
+        config: RuleConfig,
+        *,
+        hands: Sequence[Sequence[int]],
+        kitty: Sequence[int],
+        dealer: int,
+        levels: tuple[int, int],
+        bid: Bid | None,
+        leader: int,
+        trick: Sequence[Sequence[int]],
+        tricks: Sequence[TrickRecord],
+        played: Sequence[Sequence[int]],
+        voids: Sequence[Sequence[bool]],
+        revealed: Sequence[Sequence[int]],
+        attacker_trick_points: int,
+        penalty_points: int,
+        rng: random.Random | None = None,
+    ) -> Game:
+        """A game in the middle of the play from an explicit position (search bots build
+        one per sampled deal). The current player is the next to play in ``trick``."""
+        game = cls.__new__(cls)
+        game.config = config
+        game.rng = rng if rng is not None else random.Random(0)
+        game.levels = list(levels)
+        game.hand_number, game.match_winner, game.results = 0, None, []
+        game.deck, game.dealt, game.deal_start = [], 4 * config.hand_size, dealer
+        game.dealer, game.first_hand = dealer, False
+        game.level = levels[team_of(dealer)]
+        game.hands = [sorted(cards) for cards in hands]
+        game.bid_cards, game._bid_types = [[], [], [], []], set()
+        game.bid, game.bids, game.final_round = bid, [] if bid is None else [bid], []
+        game.kitty = list(kitty)
+        game.ctx = TrumpContext(config, game.level, None if bid is None else bid.trump_suit)
+        game.leader = leader
+        game.trick = [tuple(play) for play in trick]
+        game.trick_attempt = None
+        game.tricks = list(tricks)
+        game.played = [list(cards) for cards in played]
+        game.voids = [list(row) for row in voids]
+        game.revealed = [list(cards) for cards in revealed]
+        game.attacker_trick_points = attacker_trick_points
+        game.penalty_points = penalty_points
+        game.result = None
+        game.phase = Phase.PLAY
+        game.current_player = (leader + len(trick)) % 4
+        return game
+
     def next_hand(self) -> None:
         """Deal the next hand of the match (after :attr:`Phase.HAND_OVER`)."""
         if self.phase is not Phase.HAND_OVER or self.result is None:

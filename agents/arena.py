@@ -1,0 +1,337 @@
+"""The arena: agents against each other on duplicate deals, with honest statistics.
+
+Every deal is played twice with the same cards, the teams' seats swapped, so the luck of
+the cards cancels. For each pair of agents the arena reports, with 95% intervals over
+paired deals: the mean level gain per hand (the env's ``levels`` reward: +3/+2/+1 for a
+dealer team that keeps the deal, 1 + levels gained for a take-over, the negative for the
+other team), the hand win rate, the share of paired deals won, and the points each agent
+takes as the attackers; plus Elo ratings fitted to a round robin.
+
+Results stream to a JSON-lines file as deals finish, so an interrupted run keeps them and
+``resume`` skips them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import multiprocessing
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from shengji_env.env import raw_env
+
+from .registry import load_agent
+
+Z95 = 1.959964
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """One hand of a duplicate pair, from agent A's side."""
+
+    a_seats: int  # 0: A sits in seats 0 and 2; 1: seats 1 and 3
+    a_reward: float  # A's team reward in levels (zero-sum)
+    a_attacking: bool
+    attacker_points: int
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """A duplicate deal between agents ``a`` and ``b`` (specs), both hands."""
+
+    a: str
+    b: str
+    deal: int
+    seed: int
+    hands: tuple[HandOutcome, HandOutcome]
+
+    @property
+    def a_gain(self) -> float:
+        """A's mean reward per hand over the pair."""
+        return (self.hands[0].a_reward + self.hands[1].a_reward) / 2
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DealRecord:
+        hands = tuple(HandOutcome(**hand) for hand in data["hands"])
+        return cls(data["a"], data["b"], data["deal"], data["seed"], hands)  # type: ignore[arg-type]
+
+
+def play_hand(specs: Sequence[str], seed: int, options: dict[str, Any]) -> tuple[list[float], Any]:
+    """One hand with ``specs[seat]`` in each seat; returns the seats' rewards and the result."""
+    env = raw_env(**options)
+    env.reset(seed=seed)
+    agents = [load_agent(spec, seed=seed * 4 + seat) for seat, spec in enumerate(specs)]
+    rewards = [0.0] * 4
+    for name in env.agent_iter():
+        seat = env.possible_agents.index(name)
+        observation, reward, terminated, truncated, info = env.last()
+        rewards[seat] += reward
+        env.step(None if terminated or truncated else agents[seat].act(observation, info))
+    return rewards, env.game.result
+
+
+def play_deal(a: str, b: str, deal: int, seed: int, options: dict[str, Any]) -> DealRecord:
+    """Both hands of a duplicate deal: A in seats 0/2, then in seats 1/3, same cards."""
+    outcomes = []
+    for a_seats in (0, 1):
+        specs = [a if seat % 2 == a_seats else b for seat in range(4)]
+        rewards, result = play_hand(specs, seed, options)
+        attackers = 1 - result.dealer % 2
+        outcomes.append(
+            HandOutcome(a_seats, rewards[a_seats], attackers == a_seats, result.attacker_points)
+        )
+    return DealRecord(a, b, deal, seed, (outcomes[0], outcomes[1]))
+
+
+def deal_seed(base_seed: int, deal: int) -> int:
+    """The same deals for every pair of agents in a run."""
+    return base_seed * 1_000_003 + deal
+
+
+@dataclass
+class Interval:
+    mean: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Interval:
+        array = np.asarray(values, dtype=float)
+        if array.size == 0:
+            return cls(math.nan, math.nan, math.nan)
+        mean = float(array.mean())
+        half = (
+            Z95 * float(array.std(ddof=1)) / math.sqrt(array.size) if array.size > 1 else math.inf
+        )
+        return cls(mean, mean - half, mean + half)
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
+
+
+@dataclass
+class PairSummary:
+    """A against B over ``deals`` paired deals (intervals are 95%, over paired deals)."""
+
+    a: str
+    b: str
+    deals: int
+    level_gain: Interval  # A's mean reward per hand
+    hand_win_rate: Interval  # share of hands A's team won (reward > 0)
+    paired_win_share: float  # paired deals A won outright (ties count half)
+    a_attack_points: Interval
+    b_attack_points: Interval
+
+    @classmethod
+    def of(cls, a: str, b: str, records: Sequence[DealRecord]) -> PairSummary:
+        gains = [r.a_gain for r in records]
+        wins = [float(np.mean([h.a_reward > 0 for h in r.hands])) for r in records]
+        share = (
+            float(np.mean([1.0 if g > 0 else 0.5 if g == 0 else 0.0 for g in gains]))
+            if gains
+            else math.nan
+        )
+        a_points = [h.attacker_points for r in records for h in r.hands if h.a_attacking]
+        b_points = [h.attacker_points for r in records for h in r.hands if not h.a_attacking]
+        return cls(
+            a,
+            b,
+            len(records),
+            Interval.of(gains),
+            Interval.of(wins),
+            share,
+            Interval.of(a_points),
+            Interval.of(b_points),
+        )
+
+
+def fit_elo(
+    scores: dict[tuple[str, str], tuple[float, int]], names: Sequence[str]
+) -> dict[str, float]:
+    """Elo ratings (mean 1500) from paired win shares: a Bradley-Terry fit by the
+    minorization-maximization updates, with half a win of prior each way."""
+    strength = dict.fromkeys(names, 1.0)
+    for _ in range(200):
+        for name in names:
+            won, games = 0.0, 0.0
+            for (a, b), (share, n) in scores.items():
+                if name not in (a, b):
+                    continue
+                other = b if name == a else a
+                mine = share if name == a else 1 - share
+                won += mine * n + 0.5
+                games += (n + 1) / (strength[name] + strength[other])
+            if games:
+                strength[name] = won / games
+        mean_log = float(np.mean([math.log(s) for s in strength.values()]))
+        strength = {k: math.exp(math.log(v) - mean_log) for k, v in strength.items()}
+    return {k: 1500 + 400 * math.log10(v) for k, v in strength.items()}
+
+
+@dataclass
+class ArenaResult:
+    agents: list[str]
+    deals: int
+    options: dict[str, Any]
+    seed: int
+    records: list[DealRecord] = field(default_factory=list)
+    interrupted: bool = False
+
+    def pairs(self) -> list[PairSummary]:
+        summaries = []
+        for a, b in itertools.combinations(self.agents, 2):
+            mine = [r for r in self.records if (r.a, r.b) == (a, b)]
+            summaries.append(PairSummary.of(a, b, sorted(mine, key=lambda r: r.deal)))
+        return summaries
+
+    def elo(self, bootstrap: int = 200) -> dict[str, Interval]:
+        """Elo per agent with a 95% interval from resampling each pair's deals."""
+        rng = np.random.default_rng(self.seed)
+        by_pair = {
+            (s.a, s.b): np.array([r.a_gain for r in self.records if (r.a, r.b) == (s.a, s.b)])
+            for s in self.pairs()
+        }
+
+        def ratings(sample: Callable[[np.ndarray], np.ndarray]) -> dict[str, float]:
+            scores = {}
+            for pair, gains in by_pair.items():
+                drawn = sample(gains)
+                share = float(np.mean(np.sign(drawn) * 0.5 + 0.5)) if drawn.size else 0.5
+                scores[pair] = (share, int(drawn.size))
+            return fit_elo(scores, self.agents)
+
+        point = ratings(lambda g: g)
+        draws = [
+            ratings(lambda g: g[rng.integers(g.size, size=g.size)] if g.size else g)
+            for _ in range(bootstrap)
+        ]
+        return {
+            name: Interval(
+                point[name],
+                float(np.percentile([d[name] for d in draws], 2.5)),
+                float(np.percentile([d[name] for d in draws], 97.5)),
+            )
+            for name in self.agents
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agents": self.agents,
+            "deals": self.deals,
+            "options": self.options,
+            "seed": self.seed,
+            "finished_deals": len(self.records),
+            "interrupted": self.interrupted,
+            "pairs": [asdict(p) for p in self.pairs()],
+            "elo": {k: asdict(v) for k, v in self.elo().items()},
+            "records": [r.to_json() for r in self.records],
+        }
+
+
+def _play_task(task: tuple[str, str, int, int, dict[str, Any]]) -> dict[str, Any]:
+    a, b, deal, seed, options = task
+    return play_deal(a, b, deal, seed, options).to_json()
+
+
+def read_records(path: Path) -> list[DealRecord]:
+    """Finished deals from a JSON-lines file (a torn last line from a crash is skipped)."""
+    if not path.exists():
+        return []
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            records.append(DealRecord.from_json(json.loads(line)))
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue
+    return records
+
+
+def run_arena(
+    agents: Sequence[str],
+    deals: int,
+    *,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    records_path: Path | None = None,
+    resume: bool = False,
+    on_record: Callable[[DealRecord], None] | None = None,
+) -> ArenaResult:
+    """Play ``deals`` duplicate deals for every pair of ``agents`` (a round robin).
+
+    Finished deals are appended to ``records_path`` (JSON lines) as they arrive; with
+    ``resume`` the deals already there are kept and not played again. A
+    ``KeyboardInterrupt`` stops the run; what finished is kept in the file and returned.
+    """
+    if len(agents) < 2:
+        raise ValueError("the arena needs at least two agents")
+    if len(set(agents)) != len(agents):
+        raise ValueError(f"agent specs must differ: {list(agents)}")
+    for spec in agents:
+        load_agent(spec)  # fail fast on a bad spec, before any process starts
+    options = dict(options or {})
+    result = ArenaResult(list(agents), deals, options, seed)
+    done: set[tuple[str, str, int]] = set()
+    if records_path is not None and resume:
+        for record in read_records(records_path):
+            if (
+                record.seed == deal_seed(seed, record.deal)
+                and record.a in agents
+                and record.b in agents
+            ):
+                result.records.append(record)
+                done.add((record.a, record.b, record.deal))
+    elif records_path is not None:
+        records_path.write_text("", encoding="utf-8")
+    tasks = [
+        (a, b, deal, deal_seed(seed, deal), options)
+        for deal in range(deals)
+        for a, b in itertools.combinations(agents, 2)
+        if (a, b, deal) not in done
+    ]
+    try:
+        _run_tasks(tasks, jobs, result, records_path, on_record)
+    except KeyboardInterrupt:
+        result.interrupted = True
+    return result
+
+
+def _run_tasks(
+    tasks: Sequence[tuple[str, str, int, int, dict[str, Any]]],
+    jobs: int,
+    result: ArenaResult,
+    records_path: Path | None,
+    on_record: Callable[[DealRecord], None] | None,
+) -> None:
+    def keep(data: dict[str, Any]) -> None:
+        record = DealRecord.from_json(data)
+        result.records.append(record)
+        if records_path is not None:
+            with records_path.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(data) + "\n")
+        if on_record is not None:
+            on_record(record)
+
+    outputs: Iterable[dict[str, Any]]
+    if jobs <= 1:
+        for task in tasks:
+            keep(_play_task(task))
+        return
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(jobs) as pool:
+        try:
+            outputs = pool.imap_unordered(_play_task, tasks, chunksize=1)
+            for data in outputs:
+                keep(data)
+        except KeyboardInterrupt:
+            pool.terminate()  # finished deals are already kept
+            raise

@@ -1,0 +1,79 @@
+"""``load_agent(spec)``: agent spec strings, shared by the arena and every command line.
+
+A spec is a name with optional ``key=value`` options: ``random``, ``greedy``,
+``heuristic``, ``search:rollouts=32``, ``search:budget=0.5,seed=3``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from .base import Agent
+from .greedy import GreedyAgent
+from .heuristic import HeuristicAgent
+from .random_agent import RandomAgent
+from .search import SearchAgent
+
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "heuristic": HeuristicAgent,
+    "search": SearchAgent,
+}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``name:key=value,key=value`` into the name and its options (as text)."""
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, str] = {}
+    for item in filter(None, rest.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise ValueError(
+                f"malformed agent spec {spec!r}: options are key=value pairs separated by "
+                "commas, e.g. 'search:rollouts=32,seed=1'"
+            )
+        options[key.strip()] = value.strip()
+    return name, options
+
+
+def _convert(value: str, annotation: Any) -> Any:
+    text = str(annotation)
+    if "float" in text:
+        return float(value)
+    if "int" in text:
+        return int(value)
+    return value
+
+
+def load_agent(spec: str, seed: int | None = None) -> Agent:
+    """The agent a spec names. ``seed`` seeds agents that draw random numbers, unless the
+    spec sets its own.
+
+    Raises:
+        ValueError: an unknown name or option, or a malformed spec, listing the choices.
+    """
+    name, options = parse_spec(spec)
+    if name not in AGENTS:
+        raise ValueError(
+            f"unknown agent {name!r} in {spec!r}; choices: {', '.join(sorted(AGENTS))}"
+        )
+    factory = AGENTS[name]
+    parameters = inspect.signature(factory).parameters
+    unknown = sorted(set(options) - set(parameters))
+    if unknown:
+        allowed = ", ".join(parameters) or "none"
+        raise ValueError(
+            f"unknown option(s) {', '.join(unknown)} for agent {name!r}; allowed: {allowed}"
+        )
+    kwargs: dict[str, Any] = {}
+    for key, value in options.items():
+        try:
+            kwargs[key] = _convert(value, parameters[key].annotation)
+        except ValueError:
+            raise ValueError(f"option {key}={value!r} of agent {name!r} is not a number") from None
+    if "seed" in parameters and "seed" not in kwargs:
+        kwargs["seed"] = seed
+    return factory(**kwargs)

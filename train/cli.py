@@ -1,0 +1,147 @@
+"""The ``shengji`` command line: ``demo``, ``arena`` (more subcommands arrive with training,
+export and serving)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from agents.arena import ArenaResult, Interval, run_arena
+from shengji_env import demo
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="shengji", description="Shengji (升级 / Tractor) tools")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser(
+        "demo", help="play a seeded hand with random legal moves and print it", add_help=False
+    )
+    arena = sub.add_parser("arena", help="benchmark agents against each other on duplicate deals")
+    arena.add_argument(
+        "--agents", nargs="+", required=True, help="agent specs, e.g. heuristic greedy random"
+    )
+    arena.add_argument("--deals", type=int, default=100, help="duplicate deals per pair of agents")
+    arena.add_argument("--jobs", type=int, default=1, help="worker processes")
+    arena.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
+    arena.add_argument(
+        "--seed", type=int, default=0, help="seeds the deals (the same for every pair)"
+    )
+    arena.add_argument("--out", type=Path, default=Path("arena.json"), help="results (JSON)")
+    arena.add_argument(
+        "--resume", action="store_true", help="keep finished deals from OUT's .jsonl"
+    )
+    arena.add_argument("--plot", type=Path, help="also draw the level gains to this image")
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "demo":
+        demo.main(rest)
+        return 0
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    return arena_command(args)
+
+
+def arena_command(args: argparse.Namespace) -> int:
+    console = Console(width=max(140, Console().width))
+    pairs = len(args.agents) * (len(args.agents) - 1) // 2
+    records_path = args.out.with_suffix(".jsonl")
+    columns = (
+        *Progress.get_default_columns()[:1],
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    try:
+        with Progress(*columns, console=console) as progress:
+            task = progress.add_task("duplicate deals", total=args.deals * pairs)
+            result = run_arena(
+                args.agents,
+                args.deals,
+                options={"decks": args.decks},
+                seed=args.seed,
+                jobs=args.jobs,
+                records_path=records_path,
+                resume=args.resume,
+                on_record=lambda _: progress.advance(task),
+            )
+    except ValueError as error:
+        console.print(f"[red]error:[/red] {error}")
+        return 2
+    console.print(results_table(result))
+    args.out.write_text(json.dumps(result.to_json(), indent=1), encoding="utf-8")
+    console.print(f"results: {args.out} (deals as they finished: {records_path})")
+    if args.plot:
+        plot_result(result, args.plot)
+        console.print(f"plot: {args.plot}")
+    if result.interrupted:
+        console.print(
+            f"[yellow]interrupted[/yellow]: {len(result.records)} deals kept; --resume continues"
+        )
+        return 130
+    return 0
+
+
+def results_table(result: ArenaResult) -> Table:
+    table = Table(title=f"Arena: {len(result.records)} duplicate deals, seed {result.seed}")
+    for column in (
+        "A",
+        "B",
+        "deals",
+        "A level gain / hand",
+        "A hand wins",
+        "A paired wins",
+        "A att. pts",
+        "B att. pts",
+    ):
+        table.add_column(column)
+    for pair in result.pairs():
+        table.add_row(
+            pair.a,
+            pair.b,
+            str(pair.deals),
+            str(pair.level_gain),
+            percent(pair.hand_win_rate),
+            "-" if math.isnan(pair.paired_win_share) else f"{pair.paired_win_share:.1%}",
+            f"{pair.a_attack_points.mean:.1f}",
+            f"{pair.b_attack_points.mean:.1f}",
+        )
+    for name, rating in sorted(result.elo().items(), key=lambda item: -item[1].mean):
+        table.caption = (
+            table.caption or "Elo: "
+        ) + f"{name} {rating.mean:.0f} [{rating.low:.0f}, {rating.high:.0f}]  "
+    return table
+
+
+def percent(interval: Interval) -> str:
+    if math.isnan(interval.mean):
+        return "-"
+    return f"{interval.mean:.1%} [{max(0.0, interval.low):.0%}, {min(1.0, interval.high):.0%}]"
+
+
+def plot_result(result: ArenaResult, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pairs = result.pairs()
+    labels = [f"{p.a}\nvs {p.b}" for p in pairs]
+    means = [p.level_gain.mean for p in pairs]
+    errors = [p.level_gain.mean - p.level_gain.low for p in pairs]
+    figure, axis = plt.subplots(figsize=(max(4, 1.6 * len(pairs)), 3.5))
+    axis.bar(labels, means, yerr=errors, capsize=4, color="tab:blue")
+    axis.axhline(0, color="black", linewidth=0.8)
+    axis.set_ylabel("A's mean level gain per hand (95% CI)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
