@@ -2,7 +2,7 @@
 
 For each candidate play it samples deals of the unseen cards consistent with everything
 the seat has seen (cards played, voids shown, cards revealed by failed throws, hand
-sizes), plays the rest of the hand out with the greedy bot, and keeps the candidate with
+sizes), plays the rest of the hand out with a rule-based bot, and keeps the candidate with
 the best mean outcome for its team (the attackers' final points, from its side). Bids
 and the bury are left to the heuristic bot. The budget is a number of rollouts per
 decision (reproducible) or, with ``budget``, seconds per decision.
@@ -25,6 +25,7 @@ from .planning import PlanningAgent
 MAX_CANDIDATES = 6
 SAMPLE_TRIES = 20
 KITTY = -1
+ROLLOUT_POLICIES = {"greedy": GreedyAgent, "heuristic": HeuristicAgent}
 MARGIN = 2.0  # points per world another candidate must gain over the heuristic's choice
 
 
@@ -33,21 +34,31 @@ class SearchAgent(PlanningAgent):
     rollouts: rollouts per decision, shared among the candidates.
     budget: seconds per decision instead of a rollout count (0: use ``rollouts``).
     seed: seeds the sampling (with the position, so a decision is reproducible).
+    policy: the bot that plays the rollouts out, ``heuristic`` or ``greedy`` (faster).
     """
 
     name = "search"
 
-    def __init__(self, rollouts: int = 24, budget: float = 0.0, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        rollouts: int = 24,
+        budget: float = 0.0,
+        seed: int | None = None,
+        policy: str = "heuristic",
+    ) -> None:
         super().__init__()
         if rollouts < 1 or budget < 0:
             raise ValueError(
                 f"search needs rollouts >= 1 and budget >= 0, got {rollouts}, {budget}"
             )
+        if policy not in ROLLOUT_POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(ROLLOUT_POLICIES)}, got {policy!r}")
         self.rollouts = rollouts
         self.budget = budget
         self.seed = 0 if seed is None else seed
         self.heuristic = HeuristicAgent()
-        self.policy = GreedyAgent()
+        self.greedy = GreedyAgent()
+        self.policy = ROLLOUT_POLICIES[policy]()
 
     def decide(self, view: SeatView) -> list[int]:
         if view.kind not in (DecisionKind.LEAD, DecisionKind.FOLLOW):
@@ -79,7 +90,7 @@ class SearchAgent(PlanningAgent):
 
     def _candidates(self, view: SeatView) -> list[list[int]]:
         ctx = context(view)
-        chosen = [self.heuristic.decide(view), self.policy.decide(view)]
+        chosen = [self.heuristic.decide(view), self.greedy.decide(view)]
         if view.kind is DecisionKind.FOLLOW:
             pool = follow_candidates(view)
             chosen += [

@@ -7,9 +7,8 @@ import pytest
 
 from shengji_env.actions import Decision
 from shengji_env.encoding import OBS_BLOCKS, OBS_LAYOUT, OBS_SIZE, ObservationEncoder, seat_view
-from shengji_env.rules import Game, Phase
 
-from .helpers import random_states
+from .helpers import random_states, reshuffle_hidden
 
 OPTIONS = [{"decks": 1}, {"decks": 2}, {"decks": 3, "twos_always_trump": True}]
 
@@ -21,37 +20,6 @@ def test_layout_is_derived_from_the_blocks():
     for block in OBS_LAYOUT.values():
         covered[block] += 1
     assert (covered == 1).all()
-
-
-def reshuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
-    """A copy of ``game`` where every card ``seat`` cannot see is dealt differently."""
-    other = game.clone()
-    pool: list[int] = []
-    keep: dict[int, list[int]] = {}
-    for s in range(4):
-        if s == seat:
-            continue
-        public = list(game.revealed[s])
-        hidden = list(game.hands[s])
-        for card in public:
-            hidden.remove(card)
-        keep[s] = public
-        pool += hidden
-    hidden_kitty = game.phase is not Phase.BID and seat != game.dealer
-    if game.phase is Phase.BID:
-        pool += game.deck[game.dealt :]
-    elif hidden_kitty:
-        pool += game.kitty
-    rng.shuffle(pool)
-    for s in keep:
-        size = len(game.hands[s]) - len(keep[s])
-        other.hands[s] = sorted(keep[s] + pool[:size])
-        pool = pool[size:]
-    if game.phase is Phase.BID:
-        other.deck = game.deck[: game.dealt] + pool
-    elif hidden_kitty:
-        other.kitty = pool
-    return other
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=["1d", "2d", "3d-twos"])

@@ -1,0 +1,42 @@
+"""Agent specs: names, options and clear errors."""
+
+import pytest
+
+from agents import GreedyAgent, HeuristicAgent, RandomAgent, SearchAgent, load_agent
+from agents.registry import parse_spec
+
+
+@pytest.mark.parametrize(
+    ("spec", "kind"),
+    [
+        ("random", RandomAgent),
+        ("greedy", GreedyAgent),
+        ("heuristic", HeuristicAgent),
+        ("search", SearchAgent),
+        ("search:rollouts=8,seed=3", SearchAgent),
+        (" search:budget=0.5 ", SearchAgent),
+    ],
+)
+def test_specs(spec, kind):
+    assert isinstance(load_agent(spec), kind)
+
+
+def test_options_are_converted():
+    agent = load_agent("search:rollouts=8,budget=0.25,seed=3")
+    assert (agent.rollouts, agent.budget, agent.seed) == (8, 0.25, 3)
+    assert parse_spec("search:rollouts=8") == ("search", {"rollouts": "8"})
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("alphazero", r"unknown agent 'alphazero'.*choices: greedy, heuristic, random, search"),
+        ("search:rollouts", r"malformed agent spec.*key=value"),
+        ("search:depth=3", r"unknown option\(s\) depth for agent 'search'; allowed: rollouts"),
+        ("search:rollouts=many", r"rollouts='many' of agent 'search' is not a number"),
+        ("search:rollouts=0", r"rollouts >= 1"),
+    ],
+)
+def test_bad_specs_say_what_is_wrong(spec, message):
+    with pytest.raises(ValueError, match=message):
+        load_agent(spec)
