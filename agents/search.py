@@ -26,7 +26,7 @@ MAX_CANDIDATES = 6
 SAMPLE_TRIES = 20
 KITTY = -1
 ROLLOUT_POLICIES = {"greedy": GreedyAgent, "heuristic": HeuristicAgent}
-MARGIN = 2.0  # points per world another candidate must gain over the heuristic's choice
+T_THRESHOLD = 2.0  # how sure a deviation from the heuristic's choice must be
 
 
 class SearchAgent(PlanningAgent):
@@ -67,19 +67,30 @@ class SearchAgent(PlanningAgent):
         if len(candidates) == 1:
             return candidates[0]
         rng = random.Random(hash((self.seed, view.seat, view.hand, len(view.tricks), view.trick)))
-        totals = [0.0] * len(candidates)
-        worlds = 0
+        outcomes: list[list[float]] = [[] for _ in candidates]
         deadline = time.perf_counter() + self.budget
-        while self._more(worlds, len(candidates), deadline):
+        while self._more(len(outcomes[0]), len(candidates), deadline):
             world = sample_position(view, rng)  # the same deals for every candidate
             for index, play in enumerate(candidates):
-                totals[index] += self._rollout(world.clone(), view, play)
-            worlds += 1
-        best = max(range(len(candidates)), key=lambda i: totals[i])
-        # the heuristic's choice (first) stands unless another is clearly better
-        if totals[best] - totals[0] <= MARGIN * worlds:
-            return candidates[0]
-        return candidates[best]
+                outcomes[index].append(self._rollout(world.clone(), view, play))
+        return candidates[self._choose(outcomes)]
+
+    @staticmethod
+    def _choose(outcomes: list[list[float]]) -> int:
+        """The heuristic's choice (index 0) unless another candidate beats it on the same
+        sampled deals by a clear margin: mean gain above ``T_THRESHOLD`` standard errors."""
+        base = outcomes[0]
+        best, best_t = 0, T_THRESHOLD
+        for index in range(1, len(outcomes)):
+            gains = [x - y for x, y in zip(outcomes[index], base, strict=True)]
+            mean = sum(gains) / len(gains)
+            if len(gains) < 2 or mean <= 0:
+                continue
+            variance = sum((g - mean) ** 2 for g in gains) / (len(gains) - 1)
+            t = mean / max(1e-9, (variance / len(gains)) ** 0.5)
+            if t > best_t:
+                best, best_t = index, t
+        return best
 
     def _more(self, worlds: int, candidates: int, deadline: float) -> bool:
         if worlds == 0:

@@ -29,8 +29,8 @@ OBS_BLOCKS: tuple[tuple[str, int], ...] = (
     ("selection", CARDS),
     ("played", 4 * CARDS),
     ("trick", 4 * CARDS),
-    ("kitty", CARDS),
     ("revealed", 4 * CARDS),
+    ("kitty", CARDS),
     ("trump_cards", CARDS),
     ("card_order", CARDS),
     ("voids", 4 * NUM_EFFECTIVE_SUITS),
@@ -125,6 +125,8 @@ def seat_view(game: Game, seat: int, kind: DecisionKind | None = None) -> SeatVi
 
 
 _START = {name: block.start for name, block in OBS_LAYOUT.items()}
+_SEAT_BLOCKS = slice(OBS_LAYOUT["played"].start, OBS_LAYOUT["revealed"].stop)
+_CARD_TABLES = slice(OBS_LAYOUT["trump_cards"].start, OBS_LAYOUT["card_order"].stop)
 
 
 _RELATIVE = np.array([[(seat + rel) % 4 for rel in range(4)] for seat in range(4)])
@@ -137,9 +139,8 @@ class _Table:
     def __init__(self) -> None:
         self.hand_number = -1
         self.hands = np.zeros((4, CARDS), dtype=np.float32)
-        self.played = np.zeros((4, CARDS), dtype=np.float32)
-        self.trick = np.zeros((4, CARDS), dtype=np.float32)
-        self.revealed = np.zeros((4, CARDS), dtype=np.float32)
+        self.seat_blocks = np.zeros((3, 4, CARDS), dtype=np.float32)
+        self.played, self.trick, self.revealed = self.seat_blocks  # views, absolute seats
         self.voids = np.zeros((4, NUM_EFFECTIVE_SUITS), dtype=np.float32)
         self.kitty = np.zeros(CARDS, dtype=np.float32)
         self.hand_sizes = [0, 0, 0, 0]
@@ -198,8 +199,7 @@ class ObservationEncoder:
         self._table = _Table()
         self._version: int | None = None
         self._ctx_key: tuple[int, int | None] | None = None
-        self._trump_block = np.zeros(CARDS, dtype=np.float32)
-        self._order_block = np.zeros(CARDS, dtype=np.float32)
+        self._card_tables = np.zeros(2 * CARDS, dtype=np.float32)
 
     def reset(self) -> None:
         """Forget the previous game (call at every episode start)."""
@@ -212,13 +212,9 @@ class ObservationEncoder:
         if key == self._ctx_key:
             return
         ctx = game.ctx if game.ctx is not None else TrumpContext(self.config, game.level, trump)
-        self._trump_block = np.array(
-            [1.0 if ctx.suits[c] == 4 else 0.0 for c in range(CARDS)], dtype=np.float32
-        )
-        self._order_block = np.array(
-            [ctx.rank_keys[c] / max(1, ctx.key_count[ctx.suits[c]] - 1) for c in range(CARDS)],
-            dtype=np.float32,
-        )
+        trump = [1.0 if ctx.suits[c] == 4 else 0.0 for c in range(CARDS)]
+        order = [ctx.rank_keys[c] / max(1, ctx.key_count[ctx.suits[c]] - 1) for c in range(CARDS)]
+        self._card_tables = np.array(trump + order, dtype=np.float32)
         self._ctx_key = key
 
     def encode(
@@ -234,14 +230,11 @@ class ObservationEncoder:
         order = _RELATIVE[seat]
         vector = np.zeros(OBS_SIZE, dtype=np.float32)
         vector[OBS_LAYOUT["hand"]] = table.hands[seat]
-        vector[OBS_LAYOUT["played"]] = table.played[order].ravel()
-        vector[OBS_LAYOUT["trick"]] = table.trick[order].ravel()
-        vector[OBS_LAYOUT["revealed"]] = table.revealed[order].ravel()
+        vector[_SEAT_BLOCKS] = table.seat_blocks[:, order].ravel()  # played, trick, revealed
         vector[OBS_LAYOUT["voids"]] = table.voids[order].ravel()
         if seat == game.dealer:
             vector[OBS_LAYOUT["kitty"]] = table.kitty
-        vector[OBS_LAYOUT["trump_cards"]] = self._trump_block
-        vector[OBS_LAYOUT["card_order"]] = self._order_block
+        vector[_CARD_TABLES] = self._card_tables
         if decision is not None and decision.seat == seat:
             start = OBS_LAYOUT["selection"].start
             for card in decision.selection:
