@@ -1,7 +1,8 @@
 """``load_agent(spec)``: agent spec strings, shared by the arena and every command line.
 
 A spec is a name with optional ``key=value`` options: ``random``, ``greedy``,
-``heuristic``, ``search:rollouts=32``, ``search:budget=0.5,seed=3``.
+``heuristic``, ``search:rollouts=32``, ``search:budget=0.5,seed=3``. Agents that load a
+policy take a path first: ``ppo:runs/NAME/checkpoint.pt``, ``ppo:models/NAME,sample=1``.
 """
 
 from __future__ import annotations
@@ -16,19 +17,34 @@ from .heuristic import HeuristicAgent
 from .random_agent import RandomAgent
 from .search import SearchAgent
 
+
+def _ppo_agent(path: str, sample: int = 0, seed: int | None = None) -> Agent:
+    from .ppo_agent import PPOAgent  # imports torch: only when asked for
+
+    return PPOAgent(path, sample=sample, seed=seed)
+
+
 AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
     "search": SearchAgent,
+    "ppo": _ppo_agent,
 }
+PATH_AGENTS = {"ppo"}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``name:key=value,key=value`` into the name and its options (as text)."""
+    """Split ``name:key=value,key=value`` (or ``name:PATH,key=value``) into the name and
+    its options (as text; a path is the option ``path``)."""
     name, _, rest = spec.strip().partition(":")
     options: dict[str, str] = {}
-    for item in filter(None, rest.split(",")):
+    items = rest.split(",")
+    if name in PATH_AGENTS:
+        if not items[0].strip():
+            raise ValueError(f"agent spec {spec!r} needs a path: '{name}:path/to/policy'")
+        options["path"] = items.pop(0).strip()
+    for item in filter(None, items):
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
             raise ValueError(

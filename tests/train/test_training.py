@@ -1,0 +1,100 @@
+"""Training end to end on a tiny budget: checkpoints, exact resume, the agent it makes."""
+
+import numpy as np
+import pytest
+import torch
+
+from agents import load_agent
+from train.checkpoint import load_checkpoint
+from train.config import load_config
+from train.ppo import train
+
+TINY = [
+    "total_steps=1500",
+    "steps_per_update=500",
+    "envs_per_worker=1",
+    "hidden_sizes=[32]",
+    "minibatch_size=128",
+    "update_epochs=2",
+    "eval_every=0",
+    "checkpoint_every=1",
+    "snapshot_every=1",
+    "bc_steps=300",
+    "bc_epochs=1",
+]
+
+
+def tiny(tmp_path, *more):
+    return load_config(None, [*TINY, f"run_dir={tmp_path}", *more])
+
+
+def weights(path):
+    return load_checkpoint(path)["model"]
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_resume_gives_the_same_result_as_an_uninterrupted_run(tmp_path, workers):
+    config = tiny(tmp_path / "a", f"num_workers={workers}", "total_steps=2500")
+    whole = train(config)
+    first = train(tiny(tmp_path / "b", f"num_workers={workers}", "total_steps=2500"), max_updates=2)
+    assert load_checkpoint(first / "checkpoint.pt")["update"] == 2
+    resumed = train(config, resume=first / "checkpoint.pt")
+    a, b = weights(whole / "checkpoint.pt"), weights(resumed / "checkpoint.pt")
+    assert a.keys() == b.keys()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    data, reference = (
+        load_checkpoint(resumed / "checkpoint.pt"),
+        load_checkpoint(whole / "checkpoint.pt"),
+    )
+    assert data["update"] == reference["update"] > 2
+    assert data["global_step"] == reference["global_step"] >= 2500
+    assert len(data["league"]) == len(reference["league"]) == data["update"]
+
+
+def test_a_trained_checkpoint_plays_as_an_agent(tmp_path):
+    run = train(tiny(tmp_path, "num_workers=0", "total_steps=500"))
+    agent = load_agent(f"ppo:{run / 'checkpoint.pt'}")
+    from shengji_env.env import raw_env
+
+    env = raw_env()
+    env.reset(seed=0)
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, info = env.last()
+        env.step(None if terminated or truncated else agent.act(observation, info))
+    assert env.game.result is not None
+    assert (run / "config.yaml").exists()
+    assert list(run.glob("events.out.tfevents.*"))
+
+
+def test_bad_configs_fail_at_start_with_the_key(tmp_path):
+    with pytest.raises(ValueError, match=r"unknown config key.*learning_rat"):
+        load_config(None, ["learning_rat=0.1"])
+    with pytest.raises(ValueError, match="total_steps must be an integer"):
+        load_config(None, ["total_steps=lots"])
+    with pytest.raises(ValueError, match=r"opponents: unknown kind.*bots"):
+        load_config(None, ["opponents={bots: 1}"])
+    with pytest.raises(ValueError, match="decks must be one of"):
+        load_config(None, ["decks=4"])
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- a list\n")
+    with pytest.raises(ValueError, match="a config is a mapping"):
+        load_config(bad)
+
+
+def test_corrupt_checkpoints_are_named(tmp_path):
+    broken = tmp_path / "checkpoint.pt"
+    broken.write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="corrupt or not a checkpoint"):
+        load_checkpoint(broken)
+    with pytest.raises(ValueError, match="no checkpoint at"):
+        load_checkpoint(tmp_path / "missing.pt")
+    with pytest.raises(ValueError, match="corrupt or not a checkpoint"):
+        load_agent(f"ppo:{broken}")
+
+
+def test_shipped_configs_load():
+    from pathlib import Path
+
+    for path in Path("configs").glob("*.yaml"):
+        config = load_config(path)
+        assert config.total_steps > 0 and np.isclose(sum(config.opponents.values()) > 0, True)

@@ -1,0 +1,171 @@
+"""Training configuration: one dataclass, every field documented, loaded from YAML.
+
+``load_config(path, overrides)`` reads a YAML file and ``key=value`` overrides; an unknown
+key or a value of the wrong type fails at start with a message that names it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from shengji_env.rules import RuleConfig
+
+OPPONENT_KINDS = ("self", "snapshot", "heuristic", "greedy", "random")
+
+
+@dataclasses.dataclass
+class TrainConfig:
+    """Self-play PPO. Steps are env steps of learner-controlled seats (card-by-card)."""
+
+    exp_name: str = "ppo"
+    """Name of the run; the run folder is ``runs/{env}__{exp_name}__{seed}__{time}``."""
+    seed: int = 1
+    """Seeds python, numpy and torch, the deals and the workers."""
+    decks: int = 2
+    """Deck count of the game (1, 2 or 3)."""
+    rules: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """Other RuleConfig fields (``twos_always_trump`` …) and ``start_level`` (may be random)."""
+    total_steps: int = 200_000
+    """Learner steps to train for."""
+    steps_per_update: int = 4096
+    """Learner steps collected per PPO update (whole hands: a little more in practice)."""
+    num_workers: int = 2
+    """Rollout worker processes (0: collect in the learner's process)."""
+    envs_per_worker: int = 8
+    """Environments each worker steps together (batched inference)."""
+    hidden_sizes: list[int] = dataclasses.field(default_factory=lambda: [512, 256])
+    """Hidden layer widths of the policy-value MLP."""
+    learning_rate: float = 3e-4
+    """Adam learning rate (annealed linearly to zero when ``anneal_lr``)."""
+    anneal_lr: bool = True
+    """Anneal the learning rate over ``total_steps``."""
+    gamma: float = 1.0
+    """Discount per learner step (rewards come at the end of a hand)."""
+    gae_lambda: float = 0.95
+    """GAE lambda."""
+    update_epochs: int = 4
+    """Passes over each batch."""
+    minibatch_size: int = 1024
+    """Samples per gradient step."""
+    clip_coef: float = 0.2
+    """PPO clipping coefficient."""
+    ent_coef: float = 0.01
+    """Entropy bonus."""
+    vf_coef: float = 0.5
+    """Value loss weight."""
+    max_grad_norm: float = 0.5
+    """Gradient clipping norm."""
+    target_kl: float = 0.05
+    """Stop the epochs of an update early when the approximate KL passes this (0: never)."""
+    opponents: dict[str, float] = dataclasses.field(
+        default_factory=lambda: {"self": 0.6, "snapshot": 0.2, "heuristic": 0.1, "greedy": 0.1}
+    )
+    """Mix of opponents per hand: the learner in all seats (``self``), or in one team against
+    a past snapshot or a rule-based bot. Weights are normalised."""
+    snapshot_every: int = 10
+    """Updates between league snapshots of the learner."""
+    max_snapshots: int = 5
+    """Snapshots kept in the league (oldest dropped)."""
+    bc_steps: int = 0
+    """Behaviour-cloning samples from HeuristicAgent before PPO (0: no warm start)."""
+    bc_epochs: int = 3
+    """Passes over the behaviour-cloning data."""
+    eval_every: int = 10
+    """Updates between arena evaluations against the baselines (0: never)."""
+    eval_deals: int = 20
+    """Duplicate deals per baseline at each evaluation."""
+    eval_opponents: list[str] = dataclasses.field(default_factory=lambda: ["random", "greedy"])
+    """Agent specs the evaluation plays against."""
+    checkpoint_every: int = 10
+    """Updates between checkpoints (and one at the end)."""
+    run_dir: str = "runs"
+    """Parent folder of run folders."""
+    torch_threads: int = 1
+    """Threads torch uses in the learner (workers use one each)."""
+
+    def __post_init__(self) -> None:
+        RuleConfig(decks=self.decks, **{k: v for k, v in self.rules.items() if k != "start_level"})
+        unknown = sorted(set(self.opponents) - set(OPPONENT_KINDS))
+        if unknown:
+            known = ", ".join(OPPONENT_KINDS)
+            raise ValueError(f"opponents: unknown kind(s) {', '.join(unknown)}; known: {known}")
+        if (
+            not self.opponents
+            or sum(self.opponents.values()) <= 0
+            or min(self.opponents.values()) < 0
+        ):
+            raise ValueError("opponents: weights must be >= 0 and not all zero")
+        for name in (
+            "total_steps",
+            "steps_per_update",
+            "envs_per_worker",
+            "minibatch_size",
+            "update_epochs",
+        ):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.num_workers < 0:
+            raise ValueError(f"num_workers must be >= 0, got {self.num_workers}")
+
+    @property
+    def env_options(self) -> dict[str, Any]:
+        return {"decks": self.decks, **self.rules}
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _field_types() -> dict[str, Any]:
+    return typing.get_type_hints(TrainConfig)
+
+
+def _check_type(name: str, value: Any, expected: Any) -> Any:
+    origin = typing.get_origin(expected) or expected
+    if origin is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if origin is bool and not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, got {value!r}")
+    if origin is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if not isinstance(value, origin):
+        raise ValueError(f"{name} must be a {origin.__name__}, got {value!r}")
+    return value
+
+
+def config_from_dict(data: dict[str, Any]) -> TrainConfig:
+    """A config from a mapping; unknown keys and wrong types raise ``ValueError``."""
+    types = _field_types()
+    unknown = sorted(set(data) - set(types))
+    if unknown:
+        raise ValueError(
+            f"unknown config key(s) {', '.join(unknown)}; known: {', '.join(sorted(types))}"
+        )
+    checked = {name: _check_type(name, value, types[name]) for name, value in data.items()}
+    return TrainConfig(**checked)
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """``key=value`` with the value read as YAML (``lr=1e-4``, ``opponents={self: 1}``)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"override {text!r} is not key=value")
+    return key.strip(), yaml.safe_load(value)
+
+
+def load_config(path: Path | None, overrides: Sequence[str] = ()) -> TrainConfig:
+    data: dict[str, Any] = {}
+    if path is not None:
+        loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        if loaded is not None and not isinstance(loaded, dict):
+            raise ValueError(f"{path}: a config is a mapping of keys to values")
+        data.update(loaded or {})
+    for text in overrides:
+        key, value = parse_override(text)
+        data[key] = value
+    return config_from_dict(data)

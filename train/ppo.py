@@ -1,0 +1,211 @@
+"""Self-play PPO for Shengji, read top to bottom (after CleanRL's ppo.py).
+
+``train(config)`` runs: seed everything, build the policy-value net, optionally clone the
+heuristic bot, then loop — collect whole hands from the rollout workers against the league
+mix, compute PPO losses over minibatches, log to TensorBoard, snapshot into the league,
+evaluate in the arena, checkpoint. ``train(config, resume=checkpoint)`` continues a run
+exactly where the checkpoint left it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import yaml
+from torch import nn
+from torch.utils.tensorboard import SummaryWriter
+
+from agents.arena import run_arena
+
+from .bc import behaviour_clone
+from .checkpoint import load_checkpoint, restore_rng, rng_state, save_checkpoint
+from .config import TrainConfig, config_from_dict
+from .network import PolicyNet
+from .rollout import RolloutWorkers
+
+
+def run_name(config: TrainConfig) -> str:
+    return f"shengji_v0__{config.exp_name}__{config.seed}__{int(time.time())}"
+
+
+def ppo_update(
+    net: PolicyNet,
+    optimizer: torch.optim.Optimizer,
+    batch: dict[str, np.ndarray],
+    config: TrainConfig,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """PPO's clipped objective over ``update_epochs`` passes of shuffled minibatches."""
+    tensors = {
+        k: torch.from_numpy(batch[k])
+        for k in ("obs", "masks", "actions", "logprobs", "advantages", "returns", "values")
+    }
+    size = len(batch["actions"])
+    stats: dict[str, float] = {}
+    clip_fractions = []
+    for _ in range(config.update_epochs):
+        order = rng.permutation(size)
+        for start in range(0, size, config.minibatch_size):
+            index = torch.from_numpy(order[start : start + config.minibatch_size])
+            logprobs, entropy, values = net.evaluate(
+                tensors["obs"][index], tensors["masks"][index], tensors["actions"][index].long()
+            )
+            log_ratio = logprobs - tensors["logprobs"][index]
+            ratio = log_ratio.exp()
+            with torch.no_grad():
+                approx_kl = float(((ratio - 1) - log_ratio).mean())
+                clip_fractions.append(
+                    float(((ratio - 1.0).abs() > config.clip_coef).float().mean())
+                )
+            advantages = tensors["advantages"][index]
+            advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+            policy_loss = torch.max(
+                -advantages * ratio,
+                -advantages * torch.clamp(ratio, 1 - config.clip_coef, 1 + config.clip_coef),
+            ).mean()
+            value_loss = 0.5 * ((values - tensors["returns"][index]) ** 2).mean()
+            entropy_loss = entropy.mean()
+            loss = policy_loss - config.ent_coef * entropy_loss + config.vf_coef * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), config.max_grad_norm)
+            optimizer.step()
+        stats = {
+            "losses/policy_loss": policy_loss.item(),
+            "losses/value_loss": value_loss.item(),
+            "losses/entropy": entropy_loss.item(),
+            "losses/approx_kl": approx_kl,
+        }
+        if config.target_kl and approx_kl > config.target_kl:
+            break
+    returns, values = batch["returns"], batch["values"]
+    variance = float(np.var(returns))
+    stats["losses/clipfrac"] = float(np.mean(clip_fractions))
+    stats["losses/explained_variance"] = (
+        float("nan") if variance == 0 else 1 - float(np.var(returns - values)) / variance
+    )
+    return stats
+
+
+def evaluate(checkpoint: Path, config: TrainConfig, update: int) -> dict[str, float]:
+    """Arena of the current policy against each evaluation opponent."""
+    scores: dict[str, float] = {}
+    for opponent in config.eval_opponents:
+        result = run_arena(
+            [f"ppo:{checkpoint}", opponent],
+            config.eval_deals,
+            options=config.env_options,
+            seed=10_000 + update,
+        )
+        pair = result.pairs()[0]
+        scores[f"eval/level_gain_vs_{opponent}"] = pair.level_gain.mean
+        scores[f"eval/paired_win_share_vs_{opponent}"] = pair.paired_win_share
+    return scores
+
+
+def train(
+    config: TrainConfig,
+    resume: Path | None = None,
+    max_updates: int | None = None,
+    max_seconds: float | None = None,
+) -> Path:
+    """Train; returns the run folder (``checkpoint.pt``, ``config.yaml``, TensorBoard logs).
+
+    ``max_updates`` / ``max_seconds`` stop this call early (after a checkpoint), so a long
+    run can be split across sessions and resumed exactly.
+    """
+    started_at = time.perf_counter()
+    state: dict[str, Any] | None = None
+    if resume is not None:
+        state = load_checkpoint(resume)
+        config = config_from_dict({**state["config"], "total_steps": config.total_steps})
+        run_dir = Path(resume).parent
+    else:
+        run_dir = Path(config.run_dir) / run_name(config)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict()), encoding="utf-8")
+
+    random.seed(config.seed)
+    rng = np.random.default_rng(config.seed)
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(config.torch_threads)
+
+    net = PolicyNet(config.hidden_sizes)
+    optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate, eps=1e-5)
+    snapshots: list[dict[str, torch.Tensor]] = []
+    update, global_step = 0, 0
+    writer = SummaryWriter(str(run_dir))
+    if state is not None:
+        net.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        snapshots = list(state["league"])
+        update, global_step = state["update"], state["global_step"]
+        restore_rng(state["rng"], rng)
+    else:
+        writer.add_text(
+            "hyperparameters", "\n".join(f"|{k}|{v}|" for k, v in config.to_dict().items())
+        )
+        if config.bc_steps:
+            writer.add_scalar("losses/bc_loss", behaviour_clone(net, config, rng), 0)
+
+    start_update = update
+    workers = RolloutWorkers(config)
+    checkpoint = run_dir / "checkpoint.pt"
+    try:
+        while global_step < config.total_steps:
+            if config.anneal_lr:
+                fraction = 1.0 - global_step / config.total_steps
+                optimizer.param_groups[0]["lr"] = fraction * config.learning_rate
+            started = time.perf_counter()
+            batch = workers.collect(net, snapshots, seed=config.seed * 100_003 + update)
+            collected = time.perf_counter() - started
+            stats = ppo_update(net, optimizer, batch, config, rng)
+            update += 1
+            global_step += len(batch["actions"])
+            stats["charts/SPS"] = len(batch["actions"]) / max(1e-9, time.perf_counter() - started)
+            stats["charts/collect_SPS"] = len(batch["actions"]) / max(1e-9, collected)
+            stats["charts/learning_rate"] = optimizer.param_groups[0]["lr"]
+            stats["charts/mean_hand_reward"] = float(batch["hand_rewards"].mean())
+            if update % config.snapshot_every == 0:
+                snapshots = [
+                    *snapshots,
+                    {k: v.detach().clone() for k, v in net.state_dict().items()},
+                ]
+                snapshots = snapshots[-config.max_snapshots :]
+            last = global_step >= config.total_steps
+            stopping = (max_updates is not None and update >= start_update + max_updates) or (
+                max_seconds is not None and time.perf_counter() - started_at > max_seconds
+            )
+            if (
+                update % config.checkpoint_every == 0
+                or last
+                or stopping
+                or (config.eval_every and update % config.eval_every == 0)
+            ):
+                save_checkpoint(
+                    checkpoint,
+                    {
+                        "model": net.state_dict(),
+                        "optimizer": optimizer.state_dict(),
+                        "config": config.to_dict(),
+                        "update": update,
+                        "global_step": global_step,
+                        "league": snapshots,
+                        "rng": rng_state(rng),
+                    },
+                )
+            if config.eval_every and (update % config.eval_every == 0 or last):
+                stats.update(evaluate(checkpoint, config, update))
+            for key, value in stats.items():
+                writer.add_scalar(key, value, global_step)
+            if stopping:
+                break
+    finally:
+        workers.close()
+        writer.close()
+    return run_dir

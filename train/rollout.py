@@ -1,0 +1,226 @@
+"""Rollout collection: whole hands in several environments, batched inference, GAE.
+
+A :class:`Collector` steps its environments together. Each hand gets an opponent drawn
+from the league mix: the learner in all four seats (``self``), or the learner in one team
+against a past snapshot or a rule-based bot. Only learner seats are recorded; a seat's
+consecutive card-by-card steps are consecutive samples of its trajectory, and the hand's
+reward comes at its last step. Collection stops at the first hand boundary after the
+target, so an update never carries a half-played hand into the next one (which is what
+makes resuming from a checkpoint exact).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents import load_agent
+from shengji_env.env import raw_env
+
+from .config import TrainConfig
+from .network import PolicyNet
+
+BATCH_KEYS = ("obs", "masks", "actions", "logprobs", "values", "advantages", "returns")
+
+
+@dataclass
+class _Hand:
+    """One environment's current hand: who plays which seat and the learner's samples."""
+
+    env: Any
+    learner_seats: set[int]
+    opponent: Any  # a rule-based agent, a snapshot index, or None
+    samples: dict[int, list[tuple]] = field(default_factory=dict)
+
+
+def gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> np.ndarray:
+    """Generalized advantage estimates of one finished trajectory (terminal value 0)."""
+    advantages = np.zeros_like(values)
+    running = 0.0
+    for t in range(len(values) - 1, -1, -1):
+        next_value = values[t + 1] if t + 1 < len(values) else 0.0
+        delta = rewards[t] + gamma * next_value - values[t]
+        running = delta + gamma * lam * running
+        advantages[t] = running
+    return advantages
+
+
+class Collector:
+    """Collects learner samples from ``envs_per_worker`` environments."""
+
+    def __init__(self, config: TrainConfig) -> None:
+        self.config = config
+        self.policy = PolicyNet(config.hidden_sizes)
+        self.snapshots: list[PolicyNet] = []
+        kinds = list(config.opponents)
+        weights = np.array([config.opponents[k] for k in kinds], dtype=float)
+        self.kinds, self.weights = kinds, weights / weights.sum()
+
+    def load(self, policy_state: dict, snapshot_states: Sequence[dict]) -> None:
+        self.policy.load_state_dict(policy_state)
+        while len(self.snapshots) < len(snapshot_states):
+            self.snapshots.append(PolicyNet(self.config.hidden_sizes))
+        self.snapshots = self.snapshots[: len(snapshot_states)]
+        for net, state in zip(self.snapshots, snapshot_states, strict=True):
+            net.load_state_dict(state)
+
+    def _new_hand(self, env: Any, rng: np.random.Generator) -> _Hand:
+        env.reset(seed=int(rng.integers(2**31)))
+        kind = self.kinds[int(rng.choice(len(self.kinds), p=self.weights))]
+        if kind == "snapshot" and not self.snapshots:
+            kind = "self"
+        if kind == "self":
+            return _Hand(env, {0, 1, 2, 3}, None)
+        team = int(rng.integers(2))
+        seats = {team, team + 2}
+        if kind == "snapshot":
+            return _Hand(env, seats, int(rng.integers(len(self.snapshots))))
+        return _Hand(env, seats, load_agent(kind, seed=int(rng.integers(2**31))))
+
+    @torch.no_grad()
+    def collect(self, target_steps: int, seed: int) -> dict[str, np.ndarray]:
+        """At least ``target_steps`` learner samples from whole hands."""
+        config = self.config
+        rng = np.random.default_rng(seed)
+        generator = torch.Generator().manual_seed(seed)
+        hands = [
+            self._new_hand(raw_env(**config.env_options), rng)
+            for _ in range(config.envs_per_worker)
+        ]
+        finished: list[dict[str, np.ndarray]] = []
+        steps, rewards = 0, []
+        active = list(hands)
+        while active:
+            queries: dict[Any, list[tuple[_Hand, int, dict]]] = {}
+            for hand in active:
+                seat = hand.env.possible_agents.index(hand.env.agent_selection)
+                observed = hand.env.observe(hand.env.agent_selection)
+                key = "learner" if seat in hand.learner_seats else id(hand.opponent)
+                queries.setdefault(key, []).append((hand, seat, observed))
+            for key, group in queries.items():
+                self._act(key, group, generator)
+            still: list[_Hand] = []
+            for hand in active:
+                if not all(hand.env.terminations.values()):
+                    still.append(hand)
+                    continue
+                samples = self._finish(hand)
+                steps += len(samples["actions"])
+                rewards.append(
+                    float(hand.env.rewards[hand.env.possible_agents[min(hand.learner_seats)]])
+                )
+                finished.append(samples)
+                if steps < target_steps:
+                    still.append(self._new_hand(hand.env, rng))
+            active = still
+        batch = {k: np.concatenate([f[k] for f in finished]) for k in BATCH_KEYS}
+        batch["hand_rewards"] = np.array(rewards, dtype=np.float32)
+        return batch
+
+    def _act(
+        self, key: Any, group: list[tuple[_Hand, int, dict]], generator: torch.Generator
+    ) -> None:
+        hand0 = group[0][0]
+        if key != "learner" and not isinstance(hand0.opponent, int):
+            for hand, _, observed in group:
+                agent = hand.env.agent_selection
+                hand.env.step(hand.opponent.act(observed, hand.env.infos[agent]))
+            return
+        net = self.policy if key == "learner" else self.snapshots[hand0.opponent]
+        obs = torch.from_numpy(np.stack([o["observation"] for _, _, o in group]))
+        masks = torch.from_numpy(np.stack([o["action_mask"] for _, _, o in group]))
+        actions, logprobs, values = net.act(obs, masks, generator)
+        for index, (hand, seat, observed) in enumerate(group):
+            action = int(actions[index])
+            if key == "learner":
+                hand.samples.setdefault(seat, []).append(
+                    (
+                        observed["observation"],
+                        observed["action_mask"],
+                        action,
+                        float(logprobs[index]),
+                        float(values[index]),
+                    )
+                )
+            hand.env.step(action)
+
+    def _finish(self, hand: _Hand) -> dict[str, np.ndarray]:
+        config = self.config
+        parts: dict[str, list[np.ndarray]] = {k: [] for k in BATCH_KEYS}
+        for seat in sorted(hand.samples):
+            samples = hand.samples[seat]
+            obs, masks, actions, logprobs, values = (
+                np.array(column) for column in zip(*samples, strict=True)
+            )
+            rewards = np.zeros(len(samples), dtype=np.float32)
+            rewards[-1] = hand.env.rewards[hand.env.possible_agents[seat]]
+            values = values.astype(np.float32)
+            advantages = gae(rewards, values, config.gamma, config.gae_lambda)
+            for key, column in zip(
+                BATCH_KEYS,
+                (obs, masks, actions, logprobs, values, advantages, advantages + values),
+                strict=True,
+            ):
+                parts[key].append(column)
+        return {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}
+
+
+def _worker(conn: Connection, config_data: dict[str, Any]) -> None:
+    from .config import config_from_dict
+
+    torch.set_num_threads(1)
+    collector = Collector(config_from_dict(config_data))
+    while True:
+        message = conn.recv()
+        if message[0] == "close":
+            return
+        _, policy_state, snapshot_states, target, seed = message
+        collector.load(policy_state, snapshot_states)
+        conn.send(collector.collect(target, seed))
+
+
+class RolloutWorkers:
+    """Collectors in subprocesses (``num_workers`` >= 1) or in this process (0)."""
+
+    def __init__(self, config: TrainConfig) -> None:
+        self.config = config
+        self.local = Collector(config) if config.num_workers == 0 else None
+        self.connections: list[Connection] = []
+        self.processes: list[Any] = []
+        context = multiprocessing.get_context("spawn")
+        for _ in range(config.num_workers):
+            parent, child = context.Pipe()
+            process = context.Process(target=_worker, args=(child, config.to_dict()), daemon=True)
+            process.start()
+            self.connections.append(parent)
+            self.processes.append(process)
+
+    def collect(
+        self, policy: PolicyNet, snapshots: Sequence[dict], seed: int
+    ) -> dict[str, np.ndarray]:
+        state = {k: v.detach().clone() for k, v in policy.state_dict().items()}
+        target = self.config.steps_per_update
+        if self.local is not None:
+            self.local.load(state, snapshots)
+            return self.local.collect(target, seed)
+        share = -(-target // len(self.connections))
+        for index, conn in enumerate(self.connections):
+            conn.send(("collect", state, list(snapshots), share, seed * 1009 + index))
+        batches = [conn.recv() for conn in self.connections]
+        return {k: np.concatenate([b[k] for b in batches]) for k in batches[0]}
+
+    def close(self) -> None:
+        for conn in self.connections:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                conn.send(("close",))
+        for process in self.processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.terminate()
