@@ -17,7 +17,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: setup
-	$(BIN)/python -m shengji_env.demo
+	$(BIN)/shengji demo --seed 7
+	rm -rf runs/demo
+	$(BIN)/shengji train --config configs/quick.yaml run_name=demo
+	$(BIN)/shengji arena --agents ppo:runs/demo/checkpoint.pt heuristic greedy random \
+		--deals 100 --jobs $(JOBS) --out runs/demo/arena.json --plot runs/demo/arena.png
 
 test: setup
 	$(BIN)/ruff check .

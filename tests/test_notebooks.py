@@ -3,21 +3,38 @@
 from pathlib import Path
 
 import nbformat
-import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
 
 
-@pytest.mark.parametrize("name", ["quickstart.ipynb"])
-def test_notebook_executes(name, tmp_path):
+def execute(name: str, cwd: Path) -> list[dict]:
     notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
-    NotebookClient(
-        notebook,
-        timeout=300,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(tmp_path)}},
-    ).execute()
+    client = NotebookClient(
+        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}
+    )
+    client.execute()
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
+    return outputs
+
+
+def test_quickstart_executes(tmp_path):
+    outputs = execute("quickstart.ipynb", tmp_path)
     assert any("tractor to lead" in o.get("text", "") for o in outputs)
+
+
+def test_training_notebook_executes_on_the_quick_configs_output(tmp_path, monkeypatch):
+    from train.config import load_config
+    from train.ppo import train
+
+    overrides = ["total_steps=3000", "bc_steps=1000", "eval_every=1", "eval_deals=2"]
+    config = load_config(
+        NOTEBOOKS.parent / "configs" / "quick.yaml", [*overrides, f"run_dir={tmp_path}"]
+    )
+    run = train(config, max_updates=2)
+    monkeypatch.setenv("SHENGJI_RUN", str(run))
+    monkeypatch.setenv("SHENGJI_ARENA_DEALS", "2")
+    outputs = execute("training.ipynb", tmp_path)
+    assert any("image/png" in o.get("data", {}) for o in outputs)
+    assert any("heuristic" in o.get("text", "") for o in outputs)

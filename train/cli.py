@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -38,13 +38,55 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--resume", action="store_true", help="keep finished deals from OUT's .jsonl"
     )
     arena.add_argument("--plot", type=Path, help="also draw the level gains to this image")
+    training = sub.add_parser("train", help="self-play PPO from a YAML config")
+    training.add_argument("--config", type=Path, help="YAML config (configs/quick.yaml, …)")
+    training.add_argument("--resume", type=Path, help="continue from this checkpoint.pt")
+    training.add_argument("--max-minutes", type=float, help="stop (after a checkpoint) by then")
+    training.add_argument("overrides", nargs="*", help="key=value settings over the config")
     args, rest = parser.parse_known_args(argv)
     if args.command == "demo":
         demo.main(rest)
         return 0
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command == "train":
+        return train_command(args)
     return arena_command(args)
+
+
+def train_command(args: argparse.Namespace) -> int:
+    from train.config import load_config
+    from train.ppo import train
+
+    console = Console()
+    try:
+        config = load_config(args.config, args.overrides)
+        seconds = None if args.max_minutes is None else 60 * args.max_minutes
+        run_dir = train(
+            config,
+            resume=args.resume,
+            max_seconds=seconds,
+            on_update=report(console, config.total_steps),
+        )
+    except ValueError as error:
+        console.print(f"[red]error:[/red] {error}")
+        return 2
+    console.print(f"run folder: {run_dir} (checkpoint.pt, config.yaml, TensorBoard logs)")
+    return 0
+
+
+def report(console: Console, total: int) -> Callable[[int, int, dict[str, float]], None]:
+    """A progress line per update: steps, speed, reward and any evaluation."""
+
+    def show(update: int, step: int, stats: dict[str, float]) -> None:
+        evals = "  ".join(f"{k[5:]} {v:+.2f}" for k, v in stats.items() if k.startswith("eval/"))
+        console.print(
+            f"update {update:4d}  step {step:>9,}/{total:,} ({step / total:4.0%})  "
+            f"{stats['charts/SPS']:6.0f} steps/s  reward {stats['charts/mean_hand_reward']:+.2f}  "
+            f"entropy {stats['losses/entropy']:.2f}  {evals}"
+        )
+
+    return show
 
 
 def arena_command(args: argparse.Namespace) -> int:

@@ -24,7 +24,9 @@ class TrainConfig:
     """Self-play PPO. Steps are env steps of learner-controlled seats (card-by-card)."""
 
     exp_name: str = "ppo"
-    """Name of the run; the run folder is ``runs/{env}__{exp_name}__{seed}__{time}``."""
+    """Name of the experiment; the run folder is ``{run_dir}/{env}__{exp_name}__{seed}__{time}``."""
+    run_name: str = ""
+    """A fixed run folder name instead of the timestamped one (``make demo`` uses ``demo``)."""
     seed: int = 1
     """Seeds python, numpy and torch, the deals and the workers."""
     decks: int = 2

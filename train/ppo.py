@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,8 @@ from .rollout import RolloutWorkers
 
 
 def run_name(config: TrainConfig) -> str:
+    if config.run_name:
+        return config.run_name
     return f"shengji_v0__{config.exp_name}__{config.seed}__{int(time.time())}"
 
 
@@ -113,11 +116,13 @@ def train(
     resume: Path | None = None,
     max_updates: int | None = None,
     max_seconds: float | None = None,
+    on_update: Callable[[int, int, dict[str, float]], None] | None = None,
 ) -> Path:
     """Train; returns the run folder (``checkpoint.pt``, ``config.yaml``, TensorBoard logs).
 
     ``max_updates`` / ``max_seconds`` stop this call early (after a checkpoint), so a long
-    run can be split across sessions and resumed exactly.
+    run can be split across sessions and resumed exactly. ``on_update(update, step, stats)``
+    is called after every update (progress display).
     """
     started_at = time.perf_counter()
     state: dict[str, Any] | None = None
@@ -203,6 +208,8 @@ def train(
                 stats.update(evaluate(checkpoint, config, update))
             for key, value in stats.items():
                 writer.add_scalar(key, value, global_step)
+            if on_update is not None:
+                on_update(update, global_step, stats)
             if stopping:
                 break
     finally:
