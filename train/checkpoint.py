@@ -52,3 +52,21 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
     ):
         raise ValueError(f"{path} is not a shengji checkpoint (version {CHECKPOINT_VERSION})")
     return data
+
+
+def save_policy(checkpoint: Path, out_dir: Path) -> Path:
+    """Keep only what playing needs (weights and config) in ``out_dir/policy.pt``: a small
+    file that ``ppo:out_dir`` loads."""
+    data = load_checkpoint(checkpoint)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / "policy.pt"
+    save_checkpoint(
+        target,
+        {
+            "model": data["model"],
+            "config": data["config"],
+            "update": data.get("update", 0),
+            "global_step": data.get("global_step", 0),
+        },
+    )
+    return target

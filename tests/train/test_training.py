@@ -95,6 +95,30 @@ def test_corrupt_checkpoints_are_named(tmp_path):
 def test_shipped_configs_load():
     from pathlib import Path
 
-    for path in Path("configs").glob("*.yaml"):
+    for path in (Path(__file__).parents[2] / "configs").glob("*.yaml"):
         config = load_config(path)
         assert config.total_steps > 0 and np.isclose(sum(config.opponents.values()) > 0, True)
+
+
+def test_a_kept_policy_is_small_and_loads_from_its_folder(tmp_path):
+    from train.checkpoint import save_policy
+
+    run = train(tiny(tmp_path, "num_workers=0", "total_steps=500"))
+    kept = save_policy(run / "checkpoint.pt", tmp_path / "model")
+    assert kept.stat().st_size < (run / "checkpoint.pt").stat().st_size
+    assert "optimizer" not in load_checkpoint(kept)
+    load_agent(f"ppo:{tmp_path / 'model'}")
+
+
+def test_the_shipped_model_plays_a_legal_hand():
+    from pathlib import Path
+
+    from shengji_env.env import raw_env
+
+    agent = load_agent(f"ppo:{Path(__file__).parents[2] / 'models' / 'quick-v1'}")
+    env = raw_env(decks=2)
+    env.reset(seed=11)
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, info = env.last()
+        env.step(None if terminated or truncated else agent.act(observation, info))
+    assert env.game.result is not None
