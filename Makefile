@@ -38,6 +38,7 @@ format: setup
 
 bench: setup
 	$(BIN)/python benchmarks/engine_speed.py
+	$(BIN)/python benchmarks/env_speed.py
 
 golden: setup
 	$(BIN)/python -m shengji_env.demo --write-golden tests/golden/hand_2decks_seed7.txt
