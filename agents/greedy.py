@@ -4,7 +4,6 @@ buries low side cards."""
 
 from __future__ import annotations
 
-from shengji_env.actions import DecisionKind
 from shengji_env.encoding import SeatView
 from shengji_env.rules import TRUMP, card_points, decompose, legal_bids
 from shengji_env.rules.cards import SMALL_JOKER, suit_of
@@ -23,15 +22,6 @@ from .planning import PlanningAgent
 
 class GreedyAgent(PlanningAgent):
     name = "greedy"
-
-    def decide(self, view: SeatView) -> list[int]:
-        if view.kind is DecisionKind.BID:
-            return self.bid(view)
-        if view.kind is DecisionKind.BURY:
-            return self.bury(view)
-        if view.kind is DecisionKind.LEAD:
-            return self.lead(view)
-        return self.follow(view)
 
     def bid(self, view: SeatView) -> list[int]:
         options = legal_bids(view.hand, view.level, view.config.decks, view.bid)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from shengji_env.actions import DecisionKind
 from shengji_env.encoding import SeatView
 from shengji_env.rules import TRUMP, TrumpContext, card_points, decompose, legal_bids
 from shengji_env.rules.cards import SMALL_JOKER, suit_of
@@ -37,15 +36,6 @@ ENDGAME_CARDS = 6  # cards left in hand when the kitty fight begins
 
 class HeuristicAgent(PlanningAgent):
     name = "heuristic"
-
-    def decide(self, view: SeatView) -> list[int]:
-        if view.kind is DecisionKind.BID:
-            return self.bid(view)
-        if view.kind is DecisionKind.BURY:
-            return self.bury(view)
-        if view.kind is DecisionKind.LEAD:
-            return self.lead(view)
-        return self.follow(view)
 
     # --- bidding and burying -------------------------------------------------------------
 

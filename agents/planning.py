@@ -6,14 +6,15 @@ from typing import Any
 
 import numpy as np
 
-from shengji_env.actions import COMMIT
+from shengji_env.actions import COMMIT, DecisionKind
 from shengji_env.encoding import SeatView
 
 
 class PlanningAgent:
-    """Base class: subclasses implement :meth:`decide` (the cards of the whole decision;
-    an empty list passes a bid). The plan is kept for the decision it was made for (the
-    env hands out one ``SeatView`` object per decision)."""
+    """Base class: subclasses implement :meth:`bid`, :meth:`bury`, :meth:`lead` and
+    :meth:`follow`, each returning the cards of the whole decision (an empty list passes a
+    bid). The plan is kept for the decision it was made for (the env hands out one
+    ``SeatView`` object per decision)."""
 
     name = "planning"
 
@@ -39,4 +40,23 @@ class PlanningAgent:
         return action
 
     def decide(self, view: SeatView) -> list[int]:
+        """The whole decision ``view.kind`` asks for."""
+        if view.kind is DecisionKind.BID:
+            return self.bid(view)
+        if view.kind is DecisionKind.BURY:
+            return self.bury(view)
+        if view.kind is DecisionKind.LEAD:
+            return self.lead(view)
+        return self.follow(view)
+
+    def bid(self, view: SeatView) -> list[int]:
+        raise NotImplementedError
+
+    def bury(self, view: SeatView) -> list[int]:
+        raise NotImplementedError
+
+    def lead(self, view: SeatView) -> list[int]:
+        raise NotImplementedError
+
+    def follow(self, view: SeatView) -> list[int]:
         raise NotImplementedError

@@ -30,7 +30,10 @@ def test_options_are_converted():
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("alphazero", r"unknown agent 'alphazero'.*choices: greedy, heuristic, ppo, random, search"),
+        (
+            "alphazero",
+            r"unknown agent 'alphazero'.*choices: greedy, heuristic, ppo, random, search",
+        ),
         ("search:rollouts", r"malformed agent spec.*key=value"),
         ("search:depth=3", r"unknown option\(s\) depth for agent 'search'; allowed: rollouts"),
         ("search:rollouts=many", r"rollouts='many' of agent 'search' is not a number"),
