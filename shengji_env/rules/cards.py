@@ -33,10 +33,6 @@ def make_card(rank: int, suit: int) -> int:
     return suit * NUM_RANKS + rank
 
 
-def is_joker(card: int) -> bool:
-    return card >= SMALL_JOKER
-
-
 def rank_of(card: int) -> int:
     """Rank index of a suited card (0 = ``2`` … 12 = ``A``); -1 for jokers."""
     return -1 if card >= SMALL_JOKER else card % NUM_RANKS
@@ -135,11 +131,3 @@ def format_card(card: int, symbols: bool = False) -> str:
 def format_cards(cards: Iterable[int], symbols: bool = False) -> str:
     """Text of cards in the given order, e.g. ``"10H SJ BJ"``; ♠♥♦♣ with ``symbols``."""
     return " ".join(format_card(card, symbols) for card in cards)
-
-
-def counts_of(cards: Iterable[int]) -> list[int]:
-    """A count per card type (length 54)."""
-    counts = [0] * NUM_CARD_TYPES
-    for card in cards:
-        counts[card] += 1
-    return counts

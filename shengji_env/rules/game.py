@@ -239,10 +239,6 @@ class Game:
             raise ValueError("no dealer yet")
         return 1 - team_of(self.dealer)
 
-    @property
-    def trick_leader_cards(self) -> tuple[int, ...] | None:
-        return self.trick[0] if self.trick else None
-
     def legal_bids(self, seat: int | None = None) -> list[tuple[int, ...]]:
         """Declarations ``seat`` (default: the current player) may make now (§4)."""
         seat = self.current_player if seat is None else seat

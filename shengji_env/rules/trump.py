@@ -102,10 +102,6 @@ class TrumpContext:
         """Display order: by effective suit (trump last), then rank, then card id."""
         return (self.suits[card], self.rank_keys[card], card)
 
-    def describe(self) -> str:
-        trump = "no trump" if self.trump_suit is None else f"trump {SUITS[self.trump_suit]}"
-        return f"level {RANKS[self.level]}, {trump}"
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TrumpContext):
             return NotImplemented
