@@ -166,6 +166,15 @@ def percent(interval: Interval) -> str:
     return f"{interval.mean:.1%} [{max(0.0, interval.low):.0%}, {min(1.0, interval.high):.0%}]"
 
 
+def short_name(spec: str) -> str:
+    """``ppo:runs/demo/checkpoint.pt`` -> ``ppo:demo``: labels that fit under a bar."""
+    name, _, rest = spec.partition(":")
+    if not rest or "=" in rest.split(",")[0]:
+        return spec
+    path = Path(rest.split(",")[0])
+    return f"{name}:{path.parent.name if path.suffix else path.name}"
+
+
 def plot_result(result: ArenaResult, path: Path) -> None:
     import matplotlib
 
@@ -173,7 +182,7 @@ def plot_result(result: ArenaResult, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     pairs = result.pairs()
-    labels = [f"{p.a}\nvs {p.b}" for p in pairs]
+    labels = [f"{short_name(p.a)}\nvs {short_name(p.b)}" for p in pairs]
     means = [p.level_gain.mean for p in pairs]
     errors = [p.level_gain.mean - p.level_gain.low for p in pairs]
     figure, axis = plt.subplots(figsize=(max(4, 1.6 * len(pairs)), 3.5))

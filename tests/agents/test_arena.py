@@ -105,3 +105,14 @@ def test_cli_writes_results_and_reports_bad_specs(tmp_path, capsys):
     assert "Arena" in capsys.readouterr().out
     assert main(["arena", "--agents", "greedy", "nobody", "--out", str(out)]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().out
+
+
+def test_plot_labels_are_short(tmp_path):
+    from train.cli import plot_result, short_name
+
+    assert short_name("ppo:runs/demo/checkpoint.pt") == "ppo:demo"
+    assert short_name("ppo:models/quick-v1") == "ppo:quick-v1"
+    assert short_name("search:rollouts=4") == "search:rollouts=4"
+    result = run_arena(["greedy", "random"], 2, options={"decks": 1})
+    plot_result(result, tmp_path / "arena.png")
+    assert (tmp_path / "arena.png").stat().st_size > 1000
