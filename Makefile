@@ -37,8 +37,7 @@ format: setup
 	$(BIN)/ruff check --fix .
 
 bench: setup
-	$(BIN)/python benchmarks/engine_speed.py
-	$(BIN)/python benchmarks/env_speed.py
+	$(BIN)/shengji bench
 
 golden: setup
 	$(BIN)/python -m shengji_env.demo --write-golden tests/golden/hand_2decks_seed7.txt

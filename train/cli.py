@@ -38,6 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--resume", action="store_true", help="keep finished deals from OUT's .jsonl"
     )
     arena.add_argument("--plot", type=Path, help="also draw the level gains to this image")
+    bench = sub.add_parser("bench", help="run the speed benchmarks (engine, environment)")
+    bench.add_argument("--hands", type=int, default=200, help="hands per measurement")
     training = sub.add_parser("train", help="self-play PPO from a YAML config")
     training.add_argument("--config", type=Path, help="YAML config (configs/quick.yaml, …)")
     training.add_argument("--resume", type=Path, help="continue from this checkpoint.pt")
@@ -51,7 +53,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "train":
         return train_command(args)
+    if args.command == "bench":
+        return bench_command(args)
     return arena_command(args)
+
+
+def bench_command(args: argparse.Namespace) -> int:
+    """Run ``benchmarks/*_speed.py`` (from a source checkout) with ``--hands``."""
+    import runpy
+    import sys
+
+    folder = Path(__file__).resolve().parent.parent / "benchmarks"
+    scripts = sorted(folder.glob("*_speed.py"))
+    if not scripts:
+        Console().print(f"[red]error:[/red] no benchmarks in {folder} (they ship with the source)")
+        return 2
+    for script in scripts:
+        sys.argv = [str(script), "--hands", str(args.hands)]
+        runpy.run_path(str(script), run_name="__main__")
+    return 0
 
 
 def train_command(args: argparse.Namespace) -> int:

@@ -116,3 +116,9 @@ def test_plot_labels_are_short(tmp_path):
     result = run_arena(["greedy", "random"], 2, options={"decks": 1})
     plot_result(result, tmp_path / "arena.png")
     assert (tmp_path / "arena.png").stat().st_size > 1000
+
+
+def test_cli_bench_runs_both_benchmarks(capsys):
+    assert main(["bench", "--hands", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "engine hands/s" in out and "raw_env" in out
