@@ -2,7 +2,8 @@
 
 A spec is a name with optional ``key=value`` options: ``random``, ``greedy``,
 ``heuristic``, ``search:rollouts=32``, ``search:budget=0.5,seed=3``. Agents that load a
-policy take a path first: ``ppo:runs/NAME/checkpoint.pt``, ``ppo:models/NAME,sample=1``.
+policy take a path first: ``ppo:runs/NAME/checkpoint.pt``, ``ppo:models/NAME,sample=1``,
+``onnx:exports/NAME``.
 """
 
 from __future__ import annotations
@@ -24,14 +25,21 @@ def _ppo_agent(path: str, sample: int = 0, seed: int | None = None) -> Agent:
     return PPOAgent(path, sample=sample, seed=seed)
 
 
+def _onnx_agent(path: str, sample: int = 0, seed: int | None = None) -> Agent:
+    from .onnx_agent import OnnxAgent  # imports onnxruntime: only when asked for
+
+    return OnnxAgent(path, sample=sample, seed=seed)
+
+
 AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
     "search": SearchAgent,
     "ppo": _ppo_agent,
+    "onnx": _onnx_agent,
 }
-PATH_AGENTS = {"ppo"}
+PATH_AGENTS = {"ppo", "onnx"}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

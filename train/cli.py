@@ -40,6 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arena.add_argument("--plot", type=Path, help="also draw the level gains to this image")
     bench = sub.add_parser("bench", help="run the speed benchmarks (engine, environment)")
     bench.add_argument("--hands", type=int, default=200, help="hands per measurement")
+    export = sub.add_parser("export", help="export a checkpoint to ONNX with a manifest")
+    export.add_argument("checkpoint", type=Path, help="checkpoint.pt or a model folder")
+    export.add_argument("--out", type=Path, required=True, help="folder for policy.onnx + manifest")
     training = sub.add_parser("train", help="self-play PPO from a YAML config")
     training.add_argument("--config", type=Path, help="YAML config (configs/quick.yaml, …)")
     training.add_argument("--resume", type=Path, help="continue from this checkpoint.pt")
@@ -55,6 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return train_command(args)
     if args.command == "bench":
         return bench_command(args)
+    if args.command == "export":
+        return export_command(args)
     return arena_command(args)
 
 
@@ -71,6 +76,19 @@ def bench_command(args: argparse.Namespace) -> int:
     for script in scripts:
         sys.argv = [str(script), "--hands", str(args.hands)]
         runpy.run_path(str(script), run_name="__main__")
+    return 0
+
+
+def export_command(args: argparse.Namespace) -> int:
+    from train.export import export_policy
+
+    source = args.checkpoint / "policy.pt" if args.checkpoint.is_dir() else args.checkpoint
+    try:
+        manifest = export_policy(source, args.out)
+    except ValueError as error:
+        Console().print(f"[red]error:[/red] {error}")
+        return 2
+    Console().print(f"exported: {manifest.parent / 'policy.onnx'} and {manifest}")
     return 0
 
 

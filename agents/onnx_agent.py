@@ -1,0 +1,106 @@
+"""A policy exported to ONNX, played with onnxruntime and numpy only (no torch import):
+``onnx:DIR`` where DIR holds ``policy.onnx`` and ``manifest.json``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from shengji_env.actions import NUM_ACTIONS
+from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE
+
+MASKED_LOGIT = -1e9
+
+
+class OnnxAgent:
+    """Plays the most likely legal action of an exported policy (``sample=1`` samples)."""
+
+    def __init__(self, path: str, sample: int = 0, seed: int | None = None) -> None:
+        import onnxruntime
+
+        folder = Path(path)
+        manifest_path = folder / "manifest.json"
+        if not manifest_path.is_file():
+            raise ValueError(
+                f"{folder} holds no manifest.json: export a policy with 'shengji export'"
+            )
+        try:
+            self.manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{manifest_path} is not valid JSON: {error}") from None
+        check_manifest(self.manifest, folder)
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1
+        self.session = onnxruntime.InferenceSession(
+            str(folder / self.manifest["model"]["file"]),
+            options,
+            providers=["CPUExecutionProvider"],
+        )
+        self.sample = bool(sample)
+        self.rng = np.random.default_rng(seed)
+        self._checked_rules = False
+
+    def reset(self) -> None:
+        pass
+
+    def logits(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Masked logits and values for a batch."""
+        logits, values = self.session.run(
+            None,
+            {
+                "observation": observations.astype(np.float32, copy=False),
+                "action_mask": masks.astype(np.int8, copy=False),
+            },
+        )
+        return logits, values
+
+    def act(self, observation: dict[str, np.ndarray], info: dict[str, Any]) -> int:
+        if not self._checked_rules and "view" in info:
+            check_rules(self.manifest, info["view"].config.to_dict())
+            self._checked_rules = True
+        logits, _ = self.logits(observation["observation"][None], observation["action_mask"][None])
+        if not self.sample:
+            return int(logits[0].argmax())
+        probabilities = np.exp(logits[0] - logits[0].max())
+        probabilities /= probabilities.sum()
+        return int(self.rng.choice(NUM_ACTIONS, p=probabilities))
+
+
+def check_manifest(manifest: dict[str, Any], folder: Path) -> None:
+    """The manifest describes this package's action space and observation layout, and the
+    model file is the one it was written for."""
+    if manifest.get("format") != "shengji-policy":
+        raise ValueError(f"{folder}/manifest.json is not a shengji policy manifest")
+    size, actions = manifest["observation"]["size"], manifest["action_space"]["n"]
+    if actions != NUM_ACTIONS or size != OBS_SIZE:
+        raise ValueError(
+            f"{folder}: the policy expects {size} observation floats and {actions} actions; "
+            f"this environment has {OBS_SIZE} and {NUM_ACTIONS}"
+        )
+    blocks = {name: [block.start, block.stop] for name, block in OBS_LAYOUT.items()}
+    if manifest["observation"]["blocks"] != blocks:
+        raise ValueError(f"{folder}: the policy was exported for another observation layout")
+    model = folder / manifest["model"]["file"]
+    if not model.is_file():
+        raise ValueError(f"{folder}: the model file {model.name} named in the manifest is missing")
+    if hashlib.sha256(model.read_bytes()).hexdigest() != manifest["model"]["sha256"]:
+        raise ValueError(f"{model} does not match the SHA-256 in its manifest")
+
+
+def check_rules(manifest: dict[str, Any], rules: dict[str, Any]) -> None:
+    """The env's rule configuration is the one the policy was trained for."""
+    expected = dict(manifest["rule_config"])
+    actual = dict(rules)
+    if expected.get("start_level") == "random":
+        expected.pop("start_level")
+        actual.pop("start_level", None)
+    differences = sorted(k for k in expected if expected[k] != actual.get(k))
+    if differences:
+        shown = ", ".join(
+            f"{k}: policy {expected[k]!r}, env {actual.get(k)!r}" for k in differences
+        )
+        raise ValueError(f"the policy was trained for other rules ({shown})")

@@ -1,0 +1,99 @@
+"""ONNX export: parity with PyTorch, golden vectors, manifest checks, an agent without torch."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents import load_agent
+from agents.onnx_agent import OnnxAgent
+from shengji_env.env import raw_env
+from train.checkpoint import load_checkpoint
+from train.export import export_policy, golden_positions
+from train.network import PolicyNet
+
+ROOT = Path(__file__).parents[2]
+MODEL = ROOT / "models" / "quick-v1"
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    out = tmp_path_factory.mktemp("export")
+    export_policy(MODEL / "policy.pt", out)
+    return out
+
+
+def softmax(logits):
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return shifted / shifted.sum(axis=1, keepdims=True)
+
+
+def test_onnx_and_torch_agree_on_thousands_of_positions(exported):
+    data = load_checkpoint(MODEL / "policy.pt")
+    net = PolicyNet(data["config"]["hidden_sizes"])
+    net.load_state_dict(data["model"])
+    observations, masks = golden_positions(data["config"], 2000, seed=5)
+    with torch.no_grad():
+        logits, values = net(torch.from_numpy(observations), torch.from_numpy(masks))
+    onnx_logits, onnx_values = OnnxAgent(str(exported)).logits(observations, masks)
+    legal = masks.astype(bool)
+    np.testing.assert_allclose(softmax(onnx_logits), softmax(logits.numpy()), atol=1e-5)
+    np.testing.assert_allclose(onnx_logits[legal], logits.numpy()[legal], atol=1e-4, rtol=1e-5)
+    np.testing.assert_allclose(onnx_values, values.numpy(), atol=1e-4)
+
+
+def test_golden_vectors_in_the_manifest_reproduce(exported):
+    manifest = json.loads((exported / "manifest.json").read_text())
+    agent = OnnxAgent(str(exported))
+    golden = manifest["golden"]
+    observations = np.array([g["observation"] for g in golden], dtype=np.float32)
+    masks = np.array([g["action_mask"] for g in golden], dtype=np.int8)
+    logits, values = agent.logits(observations, masks)
+    np.testing.assert_allclose(logits, np.array([g["logits"] for g in golden]), atol=1e-4)
+    np.testing.assert_allclose(values, [g["value"] for g in golden], atol=1e-4)
+    assert manifest["observation"]["blocks"]["hand"] == [0, 54]
+    assert manifest["action_space"]["cards"][53] == "BJ"
+    assert manifest["rule_config"]["decks"] == 2
+
+
+def test_the_onnx_agent_plays_a_legal_hand_without_importing_torch(exported):
+    code = (
+        "import sys; from agents import load_agent; from shengji_env.env import raw_env\n"
+        f"agent = load_agent('onnx:{exported}')\n"
+        "env = raw_env(decks=2); env.reset(seed=3)\n"
+        "for _ in env.agent_iter():\n"
+        "    o, r, t, tr, info = env.last()\n"
+        "    env.step(None if t or tr else agent.act(o, info))\n"
+        "assert env.game.result is not None\n"
+        "assert 'torch' not in sys.modules, 'torch was imported'\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
+def test_manifest_checks(exported, tmp_path):
+    agent = load_agent(f"onnx:{exported}")
+    env = raw_env(decks=1)
+    env.reset(seed=0)
+    observation, _, _, _, info = env.last()
+    with pytest.raises(ValueError, match=r"trained for other rules.*decks: policy 2, env 1"):
+        agent.act(observation, info)
+    with pytest.raises(ValueError, match=r"holds no manifest\.json"):
+        OnnxAgent(str(tmp_path))
+    tampered = tmp_path / "tampered"
+    tampered.mkdir()
+    (tampered / "manifest.json").write_text((exported / "manifest.json").read_text())
+    (tampered / "policy.onnx").write_bytes(
+        (exported / "policy.onnx").read_bytes()[:-10] + b"0" * 10
+    )
+    with pytest.raises(ValueError, match=r"does not match the SHA-256"):
+        OnnxAgent(str(tampered))
+    (tampered / "manifest.json").write_text("{not json")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        OnnxAgent(str(tampered))

@@ -1,0 +1,126 @@
+"""Export a trained policy to ONNX with a JSON manifest, for front ends without PyTorch.
+
+The folder holds ``policy.onnx`` (inputs ``observation`` float32 (batch, 1013) and
+``action_mask`` int8 (batch, 55); outputs masked ``logits`` (batch, 55) and ``value``
+(batch,)) and ``manifest.json``: the action space, the observation layout (block names and
+slices), the rule configuration, the model's version and SHA-256, and golden
+input/output vectors recorded from real positions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from shengji_env.actions import COMMIT, NUM_ACTIONS
+from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE
+from shengji_env.env import raw_env
+from shengji_env.rules import RuleConfig, format_card
+
+from .checkpoint import load_checkpoint
+from .network import PolicyNet
+
+MANIFEST_FORMAT = "shengji-policy"
+MANIFEST_VERSION = 1
+
+
+def rule_config_of(config: dict[str, Any]) -> dict[str, Any]:
+    """The RuleConfig a training config plays (``start_level`` "random" kept as is)."""
+    rules = dict(config.get("rules", {}))
+    start_level = rules.pop("start_level", "2")
+    full = RuleConfig(decks=config.get("decks", 2), **rules).to_dict()
+    full["start_level"] = start_level
+    return full
+
+
+def golden_positions(
+    config: dict[str, Any], count: int, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of real decisions from seeded random play."""
+    env = raw_env(decks=config.get("decks", 2), **config.get("rules", {}))
+    rng = np.random.default_rng(seed)
+    observations, masks = [], []
+    env.reset(seed=seed)
+    while len(observations) < count:
+        if not env.agents or all(env.terminations.values()):
+            env.reset()
+            continue
+        observed = env.observe(env.agent_selection)
+        if rng.random() < 0.05:
+            observations.append(observed["observation"])
+            masks.append(observed["action_mask"])
+        env.step(int(rng.choice(np.flatnonzero(observed["action_mask"]))))
+    return np.array(observations), np.array(masks)
+
+
+def export_policy(checkpoint: Path, out_dir: Path, golden: int = 4) -> Path:
+    """Write ``policy.onnx`` and ``manifest.json`` to ``out_dir``; returns the manifest path."""
+    data = load_checkpoint(checkpoint)
+    config = data["config"]
+    net = PolicyNet(config.get("hidden_sizes", [512, 256]))
+    net.load_state_dict(data["model"])
+    net.eval()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    model_path = out_dir / "policy.onnx"
+    batch = torch.export.Dim("batch")
+    example = (torch.zeros(2, OBS_SIZE), torch.ones(2, NUM_ACTIONS, dtype=torch.int8))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            net,
+            example,
+            str(model_path),
+            dynamo=True,
+            verbose=False,
+            input_names=["observation", "action_mask"],
+            output_names=["logits", "value"],
+            dynamic_shapes=({0: batch}, {0: batch}),
+            external_data=False,
+        )
+    observations, masks = golden_positions(config, golden)
+    with torch.no_grad():
+        logits, values = net(torch.from_numpy(observations), torch.from_numpy(masks))
+    manifest = {
+        "format": MANIFEST_FORMAT,
+        "version": MANIFEST_VERSION,
+        "action_space": {
+            "type": "Discrete",
+            "n": NUM_ACTIONS,
+            "commit": COMMIT,
+            "cards": [format_card(card) for card in range(COMMIT)],
+        },
+        "observation": {
+            "size": OBS_SIZE,
+            "dtype": "float32",
+            "blocks": {name: [block.start, block.stop] for name, block in OBS_LAYOUT.items()},
+        },
+        "inputs": {"observation": ["batch", OBS_SIZE], "action_mask": ["batch", NUM_ACTIONS]},
+        "outputs": {"logits": ["batch", NUM_ACTIONS], "value": ["batch"]},
+        "rule_config": rule_config_of(config),
+        "model": {
+            "file": model_path.name,
+            "sha256": hashlib.sha256(model_path.read_bytes()).hexdigest(),
+            "hidden_sizes": config.get("hidden_sizes"),
+            "global_step": data.get("global_step", 0),
+            "update": data.get("update", 0),
+            "source": Path(checkpoint).name,
+        },
+        "golden": [
+            {
+                "observation": observations[i].tolist(),
+                "action_mask": masks[i].tolist(),
+                "logits": logits[i].tolist(),
+                "value": float(values[i]),
+            }
+            for i in range(len(observations))
+        ],
+    }
+    manifest_path = out_dir / "manifest.json"
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    return manifest_path
