@@ -6,15 +6,19 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from agents import load_agent
 from agents.arena import ArenaResult, Interval, run_arena
 from shengji_env import demo
+from shengji_env.rules import RuleConfig
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,6 +47,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     export = sub.add_parser("export", help="export a checkpoint to ONNX with a manifest")
     export.add_argument("checkpoint", type=Path, help="checkpoint.pt or a model folder")
     export.add_argument("--out", type=Path, required=True, help="folder for policy.onnx + manifest")
+    for name, text in (
+        ("bot", "answer JSON-line requests on stdin"),
+        ("serve", "answer requests over HTTP"),
+    ):
+        command = sub.add_parser(name, help=text)
+        command.add_argument(
+            "--model", type=Path, help="an exported policy folder (shengji export)"
+        )
+        command.add_argument("--agent", help="any agent spec instead of --model, e.g. heuristic")
+        command.add_argument("--decks", type=int, default=2, choices=(1, 2, 3), help="with --agent")
+        if name == "serve":
+            command.add_argument("--host", default="127.0.0.1", help="bind address (localhost)")
+            command.add_argument("--port", type=int, default=8765)
     training = sub.add_parser("train", help="self-play PPO from a YAML config")
     training.add_argument("--config", type=Path, help="YAML config (configs/quick.yaml, …)")
     training.add_argument("--resume", type=Path, help="continue from this checkpoint.pt")
@@ -60,13 +77,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return bench_command(args)
     if args.command == "export":
         return export_command(args)
+    if args.command in ("bot", "serve"):
+        return serving_command(args)
     return arena_command(args)
 
 
 def bench_command(args: argparse.Namespace) -> int:
     """Run ``benchmarks/*_speed.py`` (from a source checkout) with ``--hands``."""
     import runpy
-    import sys
 
     folder = Path(__file__).resolve().parent.parent / "benchmarks"
     scripts = sorted(folder.glob("*_speed.py"))
@@ -89,6 +107,44 @@ def export_command(args: argparse.Namespace) -> int:
         Console().print(f"[red]error:[/red] {error}")
         return 2
     Console().print(f"exported: {manifest.parent / 'policy.onnx'} and {manifest}")
+    return 0
+
+
+def serving_agent(args: argparse.Namespace) -> tuple[Any, RuleConfig, dict[str, Any]]:
+    """The agent a ``bot``/``serve`` command answers with, its rules and a description."""
+    if (args.model is None) == (args.agent is None):
+        raise ValueError("give exactly one of --model DIR or --agent SPEC")
+    if args.model is not None:
+        from agents.onnx_agent import OnnxAgent
+
+        agent = OnnxAgent(str(args.model))
+        rules = dict(agent.manifest["rule_config"])
+        if rules.get("start_level") == "random":
+            rules["start_level"] = "2"
+        return agent, RuleConfig.from_dict(rules), {"model": agent.manifest["model"]}
+    return load_agent(args.agent), RuleConfig(decks=args.decks), {"agent": args.agent}
+
+
+def serving_command(args: argparse.Namespace) -> int:
+    from agents.serving import make_server, serve_lines
+
+    console = Console(stderr=True)
+    try:
+        agent, config, info = serving_agent(args)
+    except ValueError as error:
+        console.print(f"[red]error:[/red] {error}")
+        return 2
+    if args.command == "bot":
+        serve_lines(agent, config, sys.stdin, sys.stdout)
+        return 0
+    server = make_server(agent, config, args.host, args.port, info)
+    console.print(f"serving on http://{args.host}:{server.server_port} (POST /decide, GET /health)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
     return 0
 
 

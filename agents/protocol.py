@@ -1,0 +1,331 @@
+"""The JSON decision protocol: what one seat knows in, the cards to play out.
+
+A request is a JSON object; cards are strings as in RULES.md (``"10H"``, ``"SJ"``):
+
+```
+{"id": 7,                                   # optional, echoed back
+ "rules": {"decks": 2},                     # optional RuleConfig fields (checked)
+ "seat": 0, "phase": "bid" | "bury" | "play",
+ "hand": ["10H", "SJ", ...], "level": "2", "levels": ["2", "2"], "dealer": 0 | null,
+ "bids": [{"seat": 1, "cards": ["2H"]}],    # declarations so far, in order
+ "cards_dealt": 100,                        # bid phase: cards dealt so far (all seats)
+ "kitty": ["3C", ...],                      # dealer only: picked up (bury) or buried (play)
+ "tricks": [{"leader": 0, "plays": [["AS"], ["3S"], ["4S"], ["KS"]],
+             "attempt": ["AS", "KS"] | null}],   # finished tricks; attempt: a failed throw
+ "trick": {"leader": 2, "plays": [["KH"]]}, # the trick so far (play phase)
+ "revealed": [[], ["QD"], [], []],          # failed-throw cards each seat still holds
+ "points": {"attackers": 35, "penalty": 0}}
+```
+
+The response is ``{"id": 7, "cards": ["10H", "10H"]}`` (an empty list passes a bid), or
+``{"id": 7, "error": "what was wrong"}``. :func:`decide` answers one request with any agent.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from shengji_env.actions import COMMIT, Decision
+from shengji_env.encoding import ObservationEncoder, seat_view
+from shengji_env.rules import (
+    Bid,
+    Game,
+    IllegalMoveError,
+    Phase,
+    RuleConfig,
+    TrickRecord,
+    TrumpContext,
+    bid_strength,
+    bid_trump,
+    format_cards,
+    make_deck,
+    parse_cards,
+    trick_points,
+    trick_winner,
+)
+from shengji_env.rules.cards import rank_index
+
+PHASES = {"bid": Phase.BID, "bury": Phase.BURY, "play": Phase.PLAY}
+MAX_STEPS = 200
+
+
+class RequestError(ValueError):
+    """A request that is malformed or inconsistent with the rules."""
+
+
+def _field(
+    request: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = ...
+) -> Any:
+    if name not in request:
+        if default is ...:
+            raise RequestError(f"missing field {name!r}")
+        return default
+    value = request[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise RequestError(f"field {name!r} has the wrong type: {type(value).__name__}")
+    return value
+
+
+def _cards(value: Any, what: str) -> list[int]:
+    if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
+        raise RequestError(f"{what} must be a list of card strings")
+    try:
+        return parse_cards(value)
+    except ValueError as error:
+        raise RequestError(f"{what}: {error}") from None
+
+
+def _seat(value: Any, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
+        raise RequestError(f"{what} must be a seat 0..3, got {value!r}")
+    return value
+
+
+def build_game(request: dict[str, Any], config: RuleConfig) -> Game:
+    """A game holding exactly what the request's seat knows (other hands left empty)."""
+    seat = _seat(_field(request, "seat", int), "seat")
+    phase_name = _field(request, "phase", str)
+    if phase_name not in PHASES:
+        raise RequestError(f"phase must be one of {', '.join(PHASES)}, got {phase_name!r}")
+    phase = PHASES[phase_name]
+    hand = _cards(_field(request, "hand", list), "hand")
+    try:
+        level = rank_index(str(_field(request, "level", str)))
+        levels = [
+            rank_index(str(v)) for v in _field(request, "levels", list, [request["level"]] * 2)
+        ]
+    except ValueError as error:
+        raise RequestError(f"level: {error}") from None
+    if len(levels) != 2:
+        raise RequestError("levels must name two ranks (team of seats 0+2, team of seats 1+3)")
+    dealer_value = _field(request, "dealer", (int, type(None)), None)
+    dealer = None if dealer_value is None else _seat(dealer_value, "dealer")
+    if phase is not Phase.BID and dealer is None:
+        raise RequestError("the dealer must be known after the bidding")
+    bids = _bids(_field(request, "bids", list, []), level, config)
+    trump = bids[-1].trump_suit if bids else None
+    game = Game.at_play(
+        config,
+        hands=[hand if s == seat else [] for s in range(4)],
+        kitty=_cards(_field(request, "kitty", list, []), "kitty"),
+        dealer=dealer if dealer is not None else 0,
+        levels=(levels[0], levels[1]),
+        bid=bids[-1] if bids else None,
+        leader=0,
+        trick=[],
+        tricks=[],
+        played=[[], [], [], []],
+        voids=[[False] * 5 for _ in range(4)],
+        revealed=[[], [], [], []],
+        attacker_trick_points=0,
+        penalty_points=0,
+    )
+    game.level = level
+    game.dealer = dealer
+    game.bids = bids
+    game.phase = phase
+    game.current_player = seat
+    if phase is Phase.BID:
+        _set_bidding(game, request, hand, seat, level)
+    else:
+        _set_play(game, request, seat, trump)
+    _check_counts(game, hand, config)
+    return game
+
+
+def _bids(items: list[Any], level: int, config: RuleConfig) -> list[Bid]:
+    bids: list[Bid] = []
+    for item in items:
+        if not isinstance(item, dict):
+            raise RequestError("each bid is an object with 'seat' and 'cards'")
+        cards = _cards(item.get("cards"), "bid cards")
+        strength = bid_strength(cards, level, config.decks) if cards else None
+        if strength is None:
+            raise RequestError(
+                f"bid {format_cards(cards)!r} is not a declaration at this level (§4)"
+            )
+        if bids and strength <= bids[-1].strength:
+            raise RequestError("each declaration must be stronger than the one before (§4)")
+        bids.append(
+            Bid(_seat(item.get("seat"), "bid seat"), tuple(cards), strength, bid_trump(cards))
+        )
+    return bids
+
+
+def _set_bidding(
+    game: Game, request: dict[str, Any], hand: list[int], seat: int, level: int
+) -> None:
+    dealt = _field(request, "cards_dealt", int, 4 * game.config.hand_size)
+    if not 0 < dealt <= 4 * game.config.hand_size:
+        raise RequestError(f"cards_dealt must be 1..{4 * game.config.hand_size}")
+    game.dealt = dealt
+    game.ctx = None
+    game.bid_cards[seat] = [c for c in hand if c >= 52 or c % 13 == level]
+    if not game.legal_bids(seat):
+        raise RequestError("this seat has no declaration to make: nothing to decide")
+
+
+def _set_play(game: Game, request: dict[str, Any], seat: int, trump: int | None) -> None:
+    ctx = TrumpContext(game.config, game.level, trump)
+    game.ctx = ctx
+    if game.phase is Phase.BURY:
+        if seat != game.dealer:
+            raise RequestError("only the dealer buries the kitty (§5)")
+        return
+    tricks = []
+    for item in _field(request, "tricks", list, []):
+        leader, plays = _plays(item, "trick")
+        if len(plays) != 4:
+            raise RequestError("a finished trick has four plays")
+        attempt = item.get("attempt")
+        record = TrickRecord(
+            leader,
+            tuple(tuple(p) for p in plays),
+            (leader + trick_winner(plays, ctx)) % 4,
+            trick_points(plays),
+            None if attempt is None else tuple(_cards(attempt, "attempt")),
+        )
+        tricks.append(record)
+    game.tricks = tricks
+    current = _field(
+        request,
+        "trick",
+        dict,
+        {"leader": tricks[-1].winner if tricks else game.dealer, "plays": []},
+    )
+    game.leader, plays = _plays(current, "trick")
+    if len(plays) > 3:
+        raise RequestError("the current trick already has four plays")
+    game.trick = [tuple(p) for p in plays]
+    if (game.leader + len(plays)) % 4 != seat:
+        raise RequestError(f"it is not seat {seat}'s turn in the current trick")
+    for record in [*tricks, TrickRecord(game.leader, tuple(game.trick), 0, 0)]:
+        for index, play in enumerate(record.plays):
+            who = (record.leader + index) % 4
+            game.played[who].extend(play)
+            if index and len(
+                [c for c in play if ctx.suits[c] == ctx.suits[record.plays[0][0]]]
+            ) < len(play):
+                game.voids[who][ctx.suits[record.plays[0][0]]] = True
+    revealed = _field(request, "revealed", list, [[], [], [], []])
+    if len(revealed) != 4:
+        raise RequestError("revealed lists four seats")
+    game.revealed = [_cards(cards, "revealed") for cards in revealed]
+    points = _field(request, "points", dict, {})
+    game.attacker_trick_points = int(points.get("attackers", 0))
+    game.penalty_points = int(points.get("penalty", 0))
+    if game.phase is Phase.PLAY and game.trick:
+        lead = game.trick[0]
+        if len({ctx.suits[c] for c in lead}) != 1:
+            raise RequestError("the lead of the current trick mixes suits (§6.1)")
+        if any(len(p) != len(lead) for p in game.trick):
+            raise RequestError("every play of a trick has as many cards as the lead (§6.2)")
+
+
+def _plays(item: Any, what: str) -> tuple[int, list[list[int]]]:
+    if not isinstance(item, dict):
+        raise RequestError(f"{what} must be an object with 'leader' and 'plays'")
+    leader = _seat(item.get("leader"), f"{what} leader")
+    plays = item.get("plays")
+    if not isinstance(plays, list):
+        raise RequestError(f"{what} plays must be a list of card lists")
+    return leader, [_cards(play, f"{what} play") for play in plays]
+
+
+def _check_counts(game: Game, hand: list[int], config: RuleConfig) -> None:
+    seen = Counter(hand)
+    for cards in game.played:
+        seen.update(cards)
+    if game.phase is Phase.PLAY and game.dealer == game.current_player:
+        seen.update(game.kitty)
+    deck = Counter(make_deck(config.decks))
+    extra = sorted(card for card, n in seen.items() if n > deck[card])
+    if extra:
+        raise RequestError(
+            f"more copies of {format_cards(extra)} than {config.decks} deck(s) hold "
+            "(hand, plays and kitty together)"
+        )
+    if game.phase is Phase.BURY and len(hand) != config.hand_size + config.kitty_size:
+        raise RequestError(f"the dealer burying holds {config.hand_size + config.kitty_size} cards")
+    if game.phase is Phase.PLAY:
+        expected = config.hand_size - len(game.played[game.current_player])
+        if len(hand) != expected:
+            raise RequestError(f"the hand should hold {expected} cards after the plays listed")
+        if game.trick and len(hand) < len(game.trick[0]):
+            raise RequestError("the hand cannot follow a lead larger than itself")
+
+
+def decide(request: Any, agent: Any, config: RuleConfig) -> dict[str, Any]:
+    """Answer one request with ``agent``'s cards, or with an error; never raises."""
+    ident = request.get("id") if isinstance(request, dict) else None
+    try:
+        if not isinstance(request, dict):
+            raise RequestError("a request is a JSON object")
+        rules = _field(request, "rules", dict, {})
+        requested = RuleConfig.from_dict({**config.to_dict(), **rules})
+        if requested != config:
+            raise RequestError(f"this bot plays {config.to_dict()}, not {requested.to_dict()}")
+        game = build_game(request, config)
+        cards = _choose(game, agent)
+    except (RequestError, IllegalMoveError, ValueError) as error:
+        return {"id": ident, "error": str(error)}
+    except Exception as error:  # a server keeps serving whatever one request holds
+        return {
+            "id": ident,
+            "error": f"the request could not be read: {type(error).__name__}: {error}",
+        }
+    return {"id": ident, "cards": format_cards(cards).split() if cards else []}
+
+
+def _choose(game: Game, agent: Any) -> list[int]:
+    decision = Decision(game)
+    encoder = ObservationEncoder(game.config)
+    view = seat_view(game, decision.seat, decision.kind)
+    for _ in range(MAX_STEPS):
+        observation = {
+            "observation": encoder.encode(game, decision.seat, decision),
+            "action_mask": decision.mask,
+        }
+        action = int(agent.act(observation, {"view": view, "selection": tuple(decision.selection)}))
+        if not decision.allows(action):
+            raise RequestError(f"the agent chose an illegal action: {decision.why_illegal(action)}")
+        if action == COMMIT:
+            break
+        decision.add(action)
+        if decision.only_commit:
+            break
+    return list(decision.selection)
+
+
+def request_for(game: Game, seat: int) -> dict[str, Any]:
+    """The request a front end would send for ``seat``'s decision (what that seat knows)."""
+    from shengji_env.rules.cards import RANKS
+
+    def names(cards: Any) -> list[str]:
+        return format_cards(cards).split() if cards else []
+
+    phase = {Phase.BID: "bid", Phase.BURY: "bury", Phase.PLAY: "play"}[game.phase]
+    return {
+        "rules": game.config.to_dict(),
+        "seat": seat,
+        "phase": phase,
+        "hand": names(game.hand(seat)),
+        "level": RANKS[game.level],
+        "levels": [RANKS[game.levels[0]], RANKS[game.levels[1]]],
+        "dealer": game.dealer,
+        "bids": [{"seat": bid.seat, "cards": names(bid.cards)} for bid in game.bids],
+        "cards_dealt": game.dealt,
+        "kitty": names(game.kitty) if seat == game.dealer and phase != "bid" else [],
+        "tricks": [
+            {
+                "leader": record.leader,
+                "plays": [names(play) for play in record.plays],
+                "attempt": None if record.attempt is None else names(record.attempt),
+            }
+            for record in game.tricks
+        ],
+        "trick": {"leader": game.leader, "plays": [names(play) for play in game.trick]},
+        "revealed": [names(cards) for cards in game.revealed],
+        "points": {"attackers": game.attacker_trick_points, "penalty": game.penalty_points},
+    }
