@@ -60,6 +60,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name == "serve":
             command.add_argument("--host", default="127.0.0.1", help="bind address (localhost)")
             command.add_argument("--port", type=int, default=8765)
+    play = sub.add_parser("play", help="play a hand in the terminal against bots or a policy")
+    play.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
+    play.add_argument("--partner", default="heuristic", help="agent spec of your partner")
+    play.add_argument("--opponents", default="heuristic", help="agent spec of both opponents")
+    play.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
+    play.add_argument("--seed", type=int, help="the deal (random if omitted)")
     training = sub.add_parser("train", help="self-play PPO from a YAML config")
     training.add_argument("--config", type=Path, help="YAML config (configs/quick.yaml, …)")
     training.add_argument("--resume", type=Path, help="continue from this checkpoint.pt")
@@ -79,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return export_command(args)
     if args.command in ("bot", "serve"):
         return serving_command(args)
+    if args.command == "play":
+        return play_command(args)
     return arena_command(args)
 
 
@@ -145,6 +153,36 @@ def serving_command(args: argparse.Namespace) -> int:
         pass
     finally:
         server.server_close()
+    return 0
+
+
+def play_command(args: argparse.Namespace) -> int:
+    from agents.human import play_game
+    from shengji_env.env import raw_env
+
+    console = Console()
+    try:
+        env = raw_env(decks=args.decks, render_mode="ansi")
+        specs = {
+            seat: args.partner if seat % 2 == args.seat % 2 else args.opponents for seat in range(4)
+        }
+        bots = {
+            f"player_{seat}": load_agent(spec) for seat, spec in specs.items() if seat != args.seat
+        }
+    except ValueError as error:
+        console.print(f"[red]error:[/red] {error}")
+        return 2
+    env.reset(seed=args.seed)
+    try:
+        result = play_game(env, f"player_{args.seat}", bots, input, print)
+    except (EOFError, KeyboardInterrupt):
+        console.print("\nleft the table")
+        return 130
+    mine = "dealer" if result.dealer % 2 == args.seat % 2 else "attackers"
+    verdict = "you win" if result.winner == mine else "you lose"
+    console.print(
+        f"{verdict}: {result.winner} +{result.levels_gained}, attackers {result.attacker_points}"
+    )
     return 0
 
 

@@ -97,3 +97,34 @@ def test_manifest_checks(exported, tmp_path):
     (tampered / "manifest.json").write_text("{not json")
     with pytest.raises(ValueError, match="not valid JSON"):
         OnnxAgent(str(tampered))
+
+
+def test_bot_with_an_exported_model_plays_a_whole_hand(exported):
+    import json
+
+    from agents.protocol import request_for
+    from shengji_env.rules import Game, Phase, RuleConfig, parse_cards
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "train.cli", "bot", "--model", str(exported)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    game = Game(RuleConfig(decks=2), seed=8)
+    try:
+        while game.phase in (Phase.BID, Phase.BURY, Phase.PLAY):
+            process.stdin.write(json.dumps(request_for(game, game.current_player)) + "\n")
+            process.stdin.flush()
+            response = json.loads(process.stdout.readline())
+            assert "error" not in response, response
+            game.step(parse_cards(response["cards"]))
+        wrong_rules = {**request_for(Game(RuleConfig(decks=1), seed=1), 0), "rules": {"decks": 1}}
+        process.stdin.write(json.dumps(wrong_rules) + "\n")
+        process.stdin.flush()
+        assert "this bot plays" in json.loads(process.stdout.readline())["error"]
+    finally:
+        process.stdin.close()
+        process.wait(timeout=30)
+    assert game.result is not None
