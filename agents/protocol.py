@@ -8,6 +8,7 @@ A request is a JSON object; cards are strings as in RULES.md (``"10H"``, ``"SJ"`
  "seat": 0, "phase": "bid" | "bury" | "play",
  "hand": ["10H", "SJ", ...], "level": "2", "levels": ["2", "2"], "dealer": 0 | null,
  "bids": [{"seat": 1, "cards": ["2H"]}],    # declarations so far, in order
+ "trump": "H" | "none",                     # optional: checked against the last bid
  "cards_dealt": 100,                        # bid phase: cards dealt so far (all seats)
  "kitty": ["3C", ...],                      # dealer only: picked up (bury) or buried (play)
  "tricks": [{"leader": 0, "plays": [["AS"], ["3S"], ["4S"], ["KS"]],
@@ -44,7 +45,7 @@ from shengji_env.rules import (
     trick_points,
     trick_winner,
 )
-from shengji_env.rules.cards import rank_index
+from shengji_env.rules.cards import SUITS, rank_index
 
 PHASES = {"bid": Phase.BID, "bury": Phase.BURY, "play": Phase.PLAY}
 MAX_STEPS = 200
@@ -105,6 +106,9 @@ def build_game(request: dict[str, Any], config: RuleConfig) -> Game:
         raise RequestError("the dealer must be known after the bidding")
     bids = _bids(_field(request, "bids", list, []), level, config)
     trump = bids[-1].trump_suit if bids else None
+    stated = _field(request, "trump", str, None)
+    if stated is not None and stated != ("none" if trump is None else SUITS[trump]):
+        raise RequestError(f"trump {stated!r} disagrees with the declarations (§4)")
     game = Game.at_play(
         config,
         hands=[hand if s == seat else [] for s in range(4)],
@@ -306,6 +310,7 @@ def request_for(game: Game, seat: int) -> dict[str, Any]:
         return format_cards(cards).split() if cards else []
 
     phase = {Phase.BID: "bid", Phase.BURY: "bury", Phase.PLAY: "play"}[game.phase]
+    trump = game.bids[-1].trump_suit if game.bids else None
     return {
         "rules": game.config.to_dict(),
         "seat": seat,
@@ -315,6 +320,7 @@ def request_for(game: Game, seat: int) -> dict[str, Any]:
         "levels": [RANKS[game.levels[0]], RANKS[game.levels[1]]],
         "dealer": game.dealer,
         "bids": [{"seat": bid.seat, "cards": names(bid.cards)} for bid in game.bids],
+        "trump": "none" if trump is None else SUITS[trump],
         "cards_dealt": game.dealt,
         "kitty": names(game.kitty) if seat == game.dealer and phase != "bid" else [],
         "tricks": [

@@ -128,6 +128,7 @@ def a_play_request(seed=3):
         (lambda r: r["tricks"][0]["plays"].pop(), "four plays"),
         (lambda r: r.update(level="1"), "level"),
         (lambda r: r.update(dealer=None), "dealer must be known"),
+        (lambda r: r.update(trump="X"), "disagrees with the declarations"),
     ],
 )
 def test_inconsistent_requests_get_clear_errors(mutate, message):
