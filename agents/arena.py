@@ -265,13 +265,18 @@ def run_arena(
     records_path: Path | None = None,
     resume: bool = False,
     on_record: Callable[[DealRecord], None] | None = None,
+    backend: str = "local",
+    ray_address: str = "",
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals for every pair of ``agents`` (a round robin).
 
     Finished deals are appended to ``records_path`` (JSON lines) as they arrive; with
     ``resume`` the deals already there are kept and not played again. A
     ``KeyboardInterrupt`` stops the run; what finished is kept in the file and returned.
+    ``backend="ray"`` fans the deals out to Ray tasks (``ray_address``: a cluster to join).
     """
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be local or ray, got {backend!r}")
     if len(agents) < 2:
         raise ValueError("the arena needs at least two agents")
     if len(set(agents)) != len(agents):
@@ -299,19 +304,18 @@ def run_arena(
         if (a, b, deal) not in done
     ]
     try:
-        _run_tasks(tasks, jobs, result, records_path, on_record)
+        if backend == "ray":
+            _run_ray_tasks(tasks, ray_address, result, records_path, on_record)
+        else:
+            _run_tasks(tasks, jobs, result, records_path, on_record)
     except KeyboardInterrupt:
         result.interrupted = True
     return result
 
 
-def _run_tasks(
-    tasks: Sequence[tuple[str, str, int, int, dict[str, Any]]],
-    jobs: int,
-    result: ArenaResult,
-    records_path: Path | None,
-    on_record: Callable[[DealRecord], None] | None,
-) -> None:
+def _keeper(
+    result: ArenaResult, records_path: Path | None, on_record: Callable[[DealRecord], None] | None
+) -> Callable[[dict[str, Any]], None]:
     def keep(data: dict[str, Any]) -> None:
         record = DealRecord.from_json(data)
         result.records.append(record)
@@ -321,6 +325,41 @@ def _run_tasks(
         if on_record is not None:
             on_record(record)
 
+    return keep
+
+
+def _run_ray_tasks(
+    tasks: Sequence[tuple[str, str, int, int, dict[str, Any]]],
+    address: str,
+    result: ArenaResult,
+    records_path: Path | None,
+    on_record: Callable[[DealRecord], None] | None,
+) -> None:
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=address or None, include_dashboard=False, log_to_driver=False)
+    keep = _keeper(result, records_path, on_record)
+    remote = ray.remote(num_cpus=1, max_retries=3)(_play_task)
+    pending = [remote.remote(task) for task in tasks]
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            keep(ray.get(done[0]))
+    except KeyboardInterrupt:
+        for ref in pending:
+            ray.cancel(ref)
+        raise
+
+
+def _run_tasks(
+    tasks: Sequence[tuple[str, str, int, int, dict[str, Any]]],
+    jobs: int,
+    result: ArenaResult,
+    records_path: Path | None,
+    on_record: Callable[[DealRecord], None] | None,
+) -> None:
+    keep = _keeper(result, records_path, on_record)
     outputs: Iterable[dict[str, Any]]
     if jobs <= 1:
         for task in tasks:

@@ -42,6 +42,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--resume", action="store_true", help="keep finished deals from OUT's .jsonl"
     )
     arena.add_argument("--plot", type=Path, help="also draw the level gains to this image")
+    arena.add_argument(
+        "--backend", choices=("local", "ray"), default="local", help="where deals run"
+    )
+    arena.add_argument("--ray-address", default="", help="Ray cluster to join (default: local Ray)")
     bench = sub.add_parser("bench", help="run the speed benchmarks (engine, environment)")
     bench.add_argument("--hands", type=int, default=200, help="hands per measurement")
     export = sub.add_parser("export", help="export a checkpoint to ONNX with a manifest")
@@ -243,6 +247,8 @@ def arena_command(args: argparse.Namespace) -> int:
                 records_path=records_path,
                 resume=args.resume,
                 on_record=lambda _: progress.advance(task),
+                backend=args.backend,
+                ray_address=args.ray_address,
             )
     except ValueError as error:
         console.print(f"[red]error:[/red] {error}")

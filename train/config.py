@@ -17,6 +17,7 @@ import yaml
 from shengji_env.rules import RuleConfig
 
 OPPONENT_KINDS = ("self", "snapshot", "heuristic", "greedy", "random")
+BACKENDS = ("local", "ray")
 
 
 @dataclasses.dataclass
@@ -38,7 +39,11 @@ class TrainConfig:
     steps_per_update: int = 4096
     """Learner steps collected per PPO update (whole hands: a little more in practice)."""
     num_workers: int = 2
-    """Rollout worker processes (0: collect in the learner's process)."""
+    """Rollout workers (0: collect in the learner's process)."""
+    backend: str = "local"
+    """Where rollout workers run: ``local`` (subprocesses) or ``ray`` (Ray actors)."""
+    ray_address: str = ""
+    """The Ray cluster to join (``auto``, ``ray://host:10001``); empty starts a local Ray."""
     envs_per_worker: int = 8
     """Environments each worker steps together (batched inference)."""
     hidden_sizes: list[int] = dataclasses.field(default_factory=lambda: [512, 256])
@@ -114,6 +119,10 @@ class TrainConfig:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         if self.num_workers < 0:
             raise ValueError(f"num_workers must be >= 0, got {self.num_workers}")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
+        if self.backend == "ray" and self.num_workers < 1:
+            raise ValueError("backend ray needs num_workers >= 1")
 
     @property
     def env_options(self) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from .bc import behaviour_clone
 from .checkpoint import load_checkpoint, restore_rng, rng_state, save_checkpoint
 from .config import TrainConfig, config_from_dict
 from .network import PolicyNet
-from .rollout import RolloutWorkers
+from .rollout import make_workers
 
 
 def run_name(config: TrainConfig) -> str:
@@ -159,7 +159,7 @@ def train(
             writer.add_scalar("losses/bc_loss", behaviour_clone(net, config, rng), 0)
 
     start_update = update
-    workers = RolloutWorkers(config)
+    workers = make_workers(config)
     checkpoint = run_dir / "checkpoint.pt"
     try:
         while global_step < config.total_steps:

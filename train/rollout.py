@@ -224,3 +224,59 @@ class RolloutWorkers:
             process.join(timeout=5)
             if process.is_alive():
                 process.terminate()
+
+
+class RayWorkers:
+    """Collectors as Ray actors: one environment batch and a policy copy each; the weights
+    go to the object store once per update and every actor reads them. An actor that dies
+    is restarted and its collection retried: collection is a pure function of the weights
+    and the seed, so a retried update is the same update."""
+
+    def __init__(self, config: TrainConfig) -> None:
+        import ray
+
+        if not ray.is_initialized():
+            address = config.ray_address or None
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        self._ray = ray
+        self.config = config
+        actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=-1)(_RayCollector)
+        self.actors = [actor.remote(config.to_dict()) for _ in range(config.num_workers)]
+
+    def collect(
+        self, policy: PolicyNet, snapshots: Sequence[dict], seed: int
+    ) -> dict[str, np.ndarray]:
+        ray = self._ray
+        state = ray.put({k: v.detach().clone() for k, v in policy.state_dict().items()})
+        league = ray.put(list(snapshots))
+        share = -(-self.config.steps_per_update // len(self.actors))
+        calls = [
+            actor.collect.remote(state, league, share, seed * 1009 + index)
+            for index, actor in enumerate(self.actors)
+        ]
+        batches = ray.get(calls)
+        return {k: np.concatenate([b[k] for b in batches]) for k in batches[0]}
+
+    def close(self) -> None:
+        for actor in self.actors:
+            self._ray.kill(actor, no_restart=True)
+
+
+class _RayCollector:
+    """The actor body: a :class:`Collector` built from the config dict."""
+
+    def __init__(self, config_data: dict[str, Any]) -> None:
+        from .config import config_from_dict
+
+        torch.set_num_threads(1)
+        self.collector = Collector(config_from_dict(config_data))
+
+    def collect(
+        self, state: dict, snapshots: list[dict], target: int, seed: int
+    ) -> dict[str, np.ndarray]:
+        self.collector.load(state, snapshots)
+        return self.collector.collect(target, seed)
+
+
+def make_workers(config: TrainConfig) -> RolloutWorkers | RayWorkers:
+    return RayWorkers(config) if config.backend == "ray" else RolloutWorkers(config)
