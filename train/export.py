@@ -105,6 +105,7 @@ def export_policy(checkpoint: Path, out_dir: Path, golden: int = 4) -> Path:
         "rule_config": rule_config_of(config),
         "model": {
             "file": model_path.name,
+            "version": f"{Path(checkpoint).parent.name}@{data.get('global_step', 0)}",
             "sha256": hashlib.sha256(model_path.read_bytes()).hexdigest(),
             "hidden_sizes": config.get("hidden_sizes"),
             "global_step": data.get("global_step", 0),

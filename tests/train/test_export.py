@@ -128,3 +128,31 @@ def test_bot_with_an_exported_model_plays_a_whole_hand(exported):
         process.stdin.close()
         process.wait(timeout=30)
     assert game.result is not None
+
+
+def test_serve_command_with_an_exported_model_plays_a_whole_hand(exported):
+    import json
+    import urllib.request
+
+    from agents.protocol import request_for
+    from shengji_env.rules import Game, Phase, RuleConfig, parse_cards
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "train.cli", "serve", "--model", str(exported), "--port", "0"],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        line = server.stderr.readline()
+        url = line.split("serving on ")[1].split()[0]
+        game = Game(RuleConfig(decks=2), seed=12)
+        while game.phase in (Phase.BID, Phase.BURY, Phase.PLAY):
+            body = json.dumps(request_for(game, game.current_player)).encode()
+            request = urllib.request.Request(url + "/decide", data=body, method="POST")
+            with urllib.request.urlopen(request, timeout=30) as response:
+                game.step(parse_cards(json.loads(response.read())["cards"]))
+        assert game.result is not None
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
