@@ -32,7 +32,7 @@ def test_options_are_converted():
     [
         (
             "alphazero",
-            r"unknown agent 'alphazero'.*choices: greedy, heuristic, ppo, random, search",
+            r"unknown agent 'alphazero'.*choices: greedy, heuristic, onnx, ppo, random, search",
         ),
         ("search:rollouts", r"malformed agent spec.*key=value"),
         ("search:depth=3", r"unknown option\(s\) depth for agent 'search'; allowed: rollouts"),
