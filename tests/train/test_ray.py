@@ -1,26 +1,16 @@
 """The Ray backend: the same training as the local backend, and an actor may die mid-run."""
 
 import pytest
-import torch
 
 from train.checkpoint import load_checkpoint
 from train.config import load_config
 from train.ppo import train
 
+from .helpers import same_weights, tiny
+
 ray = pytest.importorskip("ray")
 
-TINY = [
-    "total_steps=2000",
-    "steps_per_update=500",
-    "envs_per_worker=1",
-    "hidden_sizes=[32]",
-    "minibatch_size=128",
-    "update_epochs=2",
-    "eval_every=0",
-    "checkpoint_every=1",
-    "bc_steps=0",
-    "num_workers=2",
-]
+WORKERS = ("total_steps=2000", "bc_steps=0", "snapshot_every=10", "num_workers=2")
 
 
 @pytest.fixture(scope="module")
@@ -34,19 +24,13 @@ def final_weights(run):
     return load_checkpoint(run / "checkpoint.pt")
 
 
-def same(a, b):
-    return a.keys() == b.keys() and all(torch.allclose(a[k], b[k], atol=1e-6) for k in a)
-
-
 def test_ray_backend_trains_like_the_local_backend_and_survives_a_killed_actor(
     local_ray, tmp_path, monkeypatch
 ):
-    local = final_weights(train(load_config(None, [*TINY, f"run_dir={tmp_path / 'local'}"])))
-    on_ray = final_weights(
-        train(load_config(None, [*TINY, "backend=ray", f"run_dir={tmp_path / 'ray'}"]))
-    )
+    local = final_weights(train(tiny(tmp_path / "local", *WORKERS)))
+    on_ray = final_weights(train(tiny(tmp_path / "ray", *WORKERS, "backend=ray")))
     assert on_ray["global_step"] == local["global_step"]
-    assert same(on_ray["model"], local["model"])
+    assert same_weights(on_ray["model"], local["model"])
 
     from train import rollout
 
@@ -61,11 +45,9 @@ def test_ray_backend_trains_like_the_local_backend_and_survives_a_killed_actor(
         return batch
 
     monkeypatch.setattr(rollout.RayWorkers, "collect", collect_then_kill)
-    survived = final_weights(
-        train(load_config(None, [*TINY, "backend=ray", f"run_dir={tmp_path / 'killed'}"]))
-    )
+    survived = final_weights(train(tiny(tmp_path / "killed", *WORKERS, "backend=ray")))
     assert len(calls) == survived["update"] > 2
-    assert same(survived["model"], local["model"])
+    assert same_weights(survived["model"], local["model"])
 
 
 def test_ray_backend_needs_workers():

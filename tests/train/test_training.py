@@ -9,23 +9,7 @@ from train.checkpoint import load_checkpoint
 from train.config import load_config
 from train.ppo import train
 
-TINY = [
-    "total_steps=1500",
-    "steps_per_update=500",
-    "envs_per_worker=1",
-    "hidden_sizes=[32]",
-    "minibatch_size=128",
-    "update_epochs=2",
-    "eval_every=0",
-    "checkpoint_every=1",
-    "snapshot_every=1",
-    "bc_steps=300",
-    "bc_epochs=1",
-]
-
-
-def tiny(tmp_path, *more):
-    return load_config(None, [*TINY, f"run_dir={tmp_path}", *more])
+from .helpers import tiny
 
 
 def weights(path):
