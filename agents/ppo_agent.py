@@ -16,14 +16,13 @@ class PPOAgent:
         import torch
 
         from train.checkpoint import load_checkpoint
-        from train.network import PolicyNet
+        from train.network import make_network
 
         file = Path(path)
         if file.is_dir():
             file = file / "policy.pt"
         data = load_checkpoint(file)
-        hidden = data.get("config", {}).get("hidden_sizes", [512, 256])
-        self.net = PolicyNet(hidden)
+        self.net = make_network(data.get("config", {}))
         self.net.load_state_dict(data["model"])
         self.net.eval()
         self.sample = bool(sample)

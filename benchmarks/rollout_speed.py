@@ -12,7 +12,7 @@ import time
 import ray
 
 from train.config import load_config
-from train.network import PolicyNet
+from train.network import make_network
 from train.rollout import make_workers
 
 
@@ -27,7 +27,7 @@ def measure(backend: str, workers: int, steps: int) -> float:
         ],
     )
     pool = make_workers(config)
-    net = PolicyNet(config.hidden_sizes)
+    net = make_network(config.to_dict())
     try:
         pool.collect(net, [], seed=0)  # warm up: processes and actors start
         start = time.perf_counter()

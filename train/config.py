@@ -18,6 +18,7 @@ from shengji_env.rules import RuleConfig
 
 OPPONENT_KINDS = ("self", "snapshot", "heuristic", "greedy", "random")
 BACKENDS = ("local", "ray")
+NETWORKS = ("mlp", "canonical")
 
 
 @dataclasses.dataclass
@@ -48,6 +49,9 @@ class TrainConfig:
     """Environments each worker steps together (batched inference)."""
     hidden_sizes: list[int] = dataclasses.field(default_factory=lambda: [512, 256])
     """Hidden layer widths of the policy-value MLP."""
+    network: str = "mlp"
+    """``mlp`` over the observation as it is, or ``canonical``: card features in
+    trump-relative slots first (the same role, the same input, whatever the trump)."""
     learning_rate: float = 3e-4
     """Adam learning rate (annealed linearly to zero when ``anneal_lr``)."""
     anneal_lr: bool = True
@@ -119,6 +123,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         if self.num_workers < 0:
             raise ValueError(f"num_workers must be >= 0, got {self.num_workers}")
+        if self.network not in NETWORKS:
+            raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got {self.network!r}")
         if self.backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         if self.backend == "ray" and self.num_workers < 1:

@@ -24,7 +24,7 @@ from shengji_env.env import raw_env
 from shengji_env.rules import RuleConfig, format_card
 
 from .checkpoint import load_checkpoint
-from .network import PolicyNet
+from .network import make_network
 
 MANIFEST_FORMAT = "shengji-policy"
 MANIFEST_VERSION = 1
@@ -63,7 +63,7 @@ def export_policy(checkpoint: Path, out_dir: Path, golden: int = 4) -> Path:
     """Write ``policy.onnx`` and ``manifest.json`` to ``out_dir``; returns the manifest path."""
     data = load_checkpoint(checkpoint)
     config = data["config"]
-    net = PolicyNet(config.get("hidden_sizes", [512, 256]))
+    net = make_network(config)
     net.load_state_dict(data["model"])
     net.eval()
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,8 @@ from torch.distributions import Categorical
 from shengji_env.actions import NUM_ACTIONS
 from shengji_env.encoding import OBS_SIZE
 
+from .canonical import Canonicalize
+
 MASKED_LOGIT = -1e9
 
 
@@ -22,10 +24,20 @@ def _layer(inputs: int, outputs: int, gain: float = 2**0.5) -> nn.Linear:
 
 
 class PolicyNet(nn.Module):
-    """Shared trunk, a policy head over the 55 card-by-card actions and a value head."""
+    """Shared trunk, a policy head over the 55 card-by-card actions and a value head.
 
-    def __init__(self, hidden_sizes: Sequence[int] = (512, 256), obs_size: int = OBS_SIZE) -> None:
+    With ``canonical`` the card features are first put in trump-relative slot order
+    (:mod:`train.canonical`) and the card logits mapped back to card ids.
+    """
+
+    def __init__(
+        self,
+        hidden_sizes: Sequence[int] = (512, 256),
+        obs_size: int = OBS_SIZE,
+        canonical: bool = False,
+    ) -> None:
         super().__init__()
+        self.canonical = Canonicalize() if canonical else None
         layers: list[nn.Module] = []
         width = obs_size
         for size in hidden_sizes:
@@ -37,8 +49,15 @@ class PolicyNet(nn.Module):
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits and values for a batch."""
-        hidden = self.trunk(obs)
-        logits = self.policy(hidden).masked_fill(mask == 0, MASKED_LOGIT)
+        if self.canonical is None:
+            hidden = self.trunk(obs)
+            logits = self.policy(hidden)
+        else:
+            features, slot_of_card = self.canonical(obs)
+            hidden = self.trunk(features)
+            by_slot = self.policy(hidden)
+            logits = torch.cat([by_slot[:, :-1].gather(1, slot_of_card), by_slot[:, -1:]], dim=1)
+        logits = logits.masked_fill(mask == 0, MASKED_LOGIT)
         return logits, self.value(hidden).squeeze(-1)
 
     def act(
@@ -58,3 +77,11 @@ class PolicyNet(nn.Module):
         logits, values = self(obs, mask)
         distribution = Categorical(logits=logits)
         return distribution.log_prob(actions), distribution.entropy(), values
+
+
+def make_network(config: dict) -> PolicyNet:
+    """The network a (training) config dict describes."""
+    return PolicyNet(
+        config.get("hidden_sizes", [512, 256]),
+        canonical=config.get("network", "mlp") == "canonical",
+    )

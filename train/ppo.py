@@ -26,7 +26,7 @@ from agents.arena import run_arena
 from .bc import behaviour_clone
 from .checkpoint import load_checkpoint, restore_rng, rng_state, save_checkpoint
 from .config import TrainConfig, config_from_dict
-from .network import PolicyNet
+from .network import PolicyNet, make_network
 from .rollout import make_workers
 
 
@@ -140,7 +140,7 @@ def train(
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.torch_threads)
 
-    net = PolicyNet(config.hidden_sizes)
+    net = make_network(config.to_dict())
     optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate, eps=1e-5)
     snapshots: list[dict[str, torch.Tensor]] = []
     update, global_step = 0, 0

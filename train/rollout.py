@@ -25,7 +25,7 @@ from agents import load_agent
 from shengji_env.env import raw_env
 
 from .config import TrainConfig
-from .network import PolicyNet
+from .network import PolicyNet, make_network
 
 BATCH_KEYS = ("obs", "masks", "actions", "logprobs", "values", "advantages", "returns")
 
@@ -57,7 +57,7 @@ class Collector:
 
     def __init__(self, config: TrainConfig) -> None:
         self.config = config
-        self.policy = PolicyNet(config.hidden_sizes)
+        self.policy = make_network(config.to_dict())
         self.snapshots: list[PolicyNet] = []
         kinds = list(config.opponents)
         weights = np.array([config.opponents[k] for k in kinds], dtype=float)
@@ -66,7 +66,7 @@ class Collector:
     def load(self, policy_state: dict, snapshot_states: Sequence[dict]) -> None:
         self.policy.load_state_dict(policy_state)
         while len(self.snapshots) < len(snapshot_states):
-            self.snapshots.append(PolicyNet(self.config.hidden_sizes))
+            self.snapshots.append(make_network(self.config.to_dict()))
         self.snapshots = self.snapshots[: len(snapshot_states)]
         for net, state in zip(self.snapshots, snapshot_states, strict=True):
             net.load_state_dict(state)

@@ -14,7 +14,7 @@ from agents.onnx_agent import OnnxAgent
 from shengji_env.env import raw_env
 from train.checkpoint import load_checkpoint
 from train.export import export_policy, golden_positions
-from train.network import PolicyNet
+from train.network import make_network
 
 ROOT = Path(__file__).parents[2]
 MODEL = ROOT / "models" / "quick-v1"
@@ -34,7 +34,7 @@ def softmax(logits):
 
 def test_onnx_and_torch_agree_on_thousands_of_positions(exported):
     data = load_checkpoint(MODEL / "policy.pt")
-    net = PolicyNet(data["config"]["hidden_sizes"])
+    net = make_network(data["config"])
     net.load_state_dict(data["model"])
     observations, masks = golden_positions(data["config"], 2000, seed=5)
     with torch.no_grad():
