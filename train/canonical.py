@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from shengji_env.encoding import OBS_BLOCKS, OBS_LAYOUT, OBS_SIZE
+from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE
 from shengji_env.rules.cards import (
     BIG_JOKER,
     NUM_CARD_TYPES,
@@ -99,6 +99,3 @@ class Canonicalize(nn.Module):
         canonical = cards.gather(2, order)  # (batch, chunks, 54) by slot
         features = torch.cat([canonical.flatten(1), obs[:, self.rest]], dim=1)
         return features, self.slot_of_card[row]
-
-
-assert sum(size for _, size in OBS_BLOCKS) == OBS_SIZE
