@@ -172,6 +172,11 @@ class Collector:
         return {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}
 
 
+def merge(batches: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """One batch from the workers' batches, in worker order (deterministic)."""
+    return {k: np.concatenate([b[k] for b in batches]) for k in batches[0]}
+
+
 def _worker(conn: Connection, config_data: dict[str, Any]) -> None:
     from .config import config_from_dict
 
@@ -214,7 +219,7 @@ class RolloutWorkers:
         for index, conn in enumerate(self.connections):
             conn.send(("collect", state, list(snapshots), share, seed * 1009 + index))
         batches = [conn.recv() for conn in self.connections]
-        return {k: np.concatenate([b[k] for b in batches]) for k in batches[0]}
+        return merge(batches)
 
     def close(self) -> None:
         for conn in self.connections:
@@ -255,7 +260,7 @@ class RayWorkers:
             for index, actor in enumerate(self.actors)
         ]
         batches = ray.get(calls)
-        return {k: np.concatenate([b[k] for b in batches]) for k in batches[0]}
+        return merge(batches)
 
     def close(self) -> None:
         for actor in self.actors:
