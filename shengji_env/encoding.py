@@ -125,118 +125,171 @@ def seat_view(game: Game, seat: int, kind: DecisionKind | None = None) -> SeatVi
 
 
 _START = {name: block.start for name, block in OBS_LAYOUT.items()}
-_SEAT_BLOCKS = slice(OBS_LAYOUT["played"].start, OBS_LAYOUT["revealed"].stop)
 _CARD_TABLES = slice(OBS_LAYOUT["trump_cards"].start, OBS_LAYOUT["card_order"].stop)
+_HAND = OBS_LAYOUT["hand"]
+_KITTY = OBS_LAYOUT["kitty"]
+_TRICK = OBS_LAYOUT["trick"]
+_VOIDS = OBS_LAYOUT["voids"]
 
 
 _RELATIVE = np.array([[(seat + rel) % 4 for rel in range(4)] for seat in range(4)])
 """_RELATIVE[seat] lists the absolute seats in the observer's relative order."""
 
 
-class _Table:
-    """Card counts per absolute seat, kept in step with a game by :meth:`sync`."""
-
-    def __init__(self) -> None:
-        self.hand_number = -1
-        self.hands = np.zeros((4, CARDS), dtype=np.float32)
-        self.seat_blocks = np.zeros((3, 4, CARDS), dtype=np.float32)
-        self.played, self.trick, self.revealed = self.seat_blocks  # views, absolute seats
-        self.voids = np.zeros((4, NUM_EFFECTIVE_SUITS), dtype=np.float32)
-        self.kitty = np.zeros(CARDS, dtype=np.float32)
-        self.hand_sizes = [0, 0, 0, 0]
-        self.played_sizes = [0, 0, 0, 0]
-        self.revealed_sizes = [0, 0, 0, 0]
-        self.trick_state = (0, 0)
-        self.kitty_state: tuple[Phase, int] | None = None
-
-    def sync(self, game: Game, scale: float) -> None:
-        if game.hand_number != self.hand_number:
-            self.__init__()  # type: ignore[misc]  # a new hand: start from zero
-            self.hand_number = game.hand_number
-        for seat in range(4):
-            self._sync_seat(game, seat, scale)
-        trick_state = (len(game.tricks), len(game.trick))
-        if trick_state != self.trick_state:
-            self.trick.fill(0.0)
-            for index, play in enumerate(game.trick):
-                row = self.trick[(game.leader + index) % 4]
-                for card in play:
-                    row[card] += scale
-            self.voids[:] = game.voids
-            self.trick_state = trick_state
-        kitty_state = (game.phase, len(game.kitty))
-        if kitty_state != self.kitty_state:
-            self.kitty.fill(0.0)
-            if game.phase is not Phase.BID:
-                for card in game.kitty:
-                    self.kitty[card] += scale
-            self.kitty_state = kitty_state
-
-    def _sync_seat(self, game: Game, seat: int, scale: float) -> None:
-        hand = game.hands[seat]
-        if len(hand) != self.hand_sizes[seat]:
-            self.hands[seat] = np.bincount(hand, minlength=CARDS) * scale if hand else 0.0
-            self.hand_sizes[seat] = len(hand)
-            if game.revealed[seat] or self.revealed_sizes[seat]:
-                self.revealed[seat] = 0.0
-                for card in game.revealed[seat]:
-                    self.revealed[seat, card] += scale
-                self.revealed_sizes[seat] = len(game.revealed[seat])
-        played = game.played[seat]
-        row = self.played[seat]
-        for card in played[self.played_sizes[seat] :]:
-            row[card] += scale
-        self.played_sizes[seat] = len(played)
+def _row_offsets(block: str) -> tuple[tuple[int, ...], ...]:
+    """_row_offsets(block)[observer][seat]: where ``seat``'s row of a seat block starts in
+    ``observer``'s vector."""
+    start = OBS_LAYOUT[block].start
+    return tuple(
+        tuple(start + (seat - observer) % 4 * CARDS for seat in range(4)) for observer in range(4)
+    )
 
 
-class ObservationEncoder:
-    """Builds observation vectors from counts kept in step with the game: each call
-    costs a few array copies, not a pass over the history."""
+_PLAYED_ROWS = _row_offsets("played")
+_TRICK_ROWS = _row_offsets("trick")
+_REVEALED_ROWS = _row_offsets("revealed")
+
+
+class _Vectors:
+    """The four observers' vectors, less the per-decision blocks, kept in step with a game
+    by :meth:`sync`: each change (a card played, a trick closed, a kitty picked up) is
+    written once into every vector it shows in, so an observation is a copy plus a few
+    scalars rather than a pass over the tables."""
 
     def __init__(self, config: RuleConfig) -> None:
         self.config = config
         self.scale = 1.0 / config.decks
-        self._table = _Table()
+        self.vectors = np.zeros((4, OBS_SIZE), dtype=np.float32)
+        self.hand_number = -1
+        self.hand_sizes = [-1, -1, -1, -1]
+        self.played_sizes = [0, 0, 0, 0]
+        self.revealed_sizes = [0, 0, 0, 0]
+        self.trick_state = (-1, 0)
+        self.voids: list[list[bool]] = []
+        self.kitty_state: tuple[Phase, int, int | None] | None = None
+        self.ctx_key: tuple[int, int | None] | None = None
+
+    def sync(self, game: Game) -> None:
+        if game.hand_number != self.hand_number:
+            self.__init__(self.config)  # type: ignore[misc]  # a new hand: start from zero
+            self.hand_number = game.hand_number
+        for seat in range(4):
+            hand_size = len(game.hands[seat])
+            if len(game.played[seat]) != self.played_sizes[seat]:
+                played = self._sync_played(game, seat)
+                if hand_size == self.hand_sizes[seat] - len(played):  # the hand played them
+                    self._take_from_hand(game, seat, played)
+            if hand_size != self.hand_sizes[seat]:
+                self._sync_hand(game, seat)
+        trick_state = (len(game.tricks), len(game.trick))
+        if trick_state != self.trick_state:
+            self._sync_trick(game, trick_state)
+        if game.voids != self.voids:
+            self.voids = [list(row) for row in game.voids]
+            table = np.array(game.voids, dtype=np.float32)
+            for observer in range(4):
+                self.vectors[observer, _VOIDS] = table[_RELATIVE[observer]].ravel()
+        kitty_state = (game.phase, len(game.kitty), game.dealer)
+        if kitty_state != self.kitty_state:
+            self.vectors[:, _KITTY] = 0.0
+            if game.phase is not Phase.BID and game.dealer is not None:
+                self.vectors[game.dealer, _KITTY] = self._counts(game.kitty)
+            self.kitty_state = kitty_state
+        self._sync_trump_tables(game)
+
+    def _counts(self, cards: list[int]) -> np.ndarray | float:
+        return np.bincount(cards, minlength=CARDS) * self.scale if cards else 0.0
+
+    def _sync_hand(self, game: Game, seat: int) -> None:
+        self.vectors[seat, _HAND] = self._counts(game.hands[seat])
+        self.hand_sizes[seat] = len(game.hands[seat])
+        if game.revealed[seat] or self.revealed_sizes[seat]:
+            self._sync_revealed(game, seat)
+
+    def _take_from_hand(self, game: Game, seat: int, cards: list[int]) -> None:
+        vector, start, hand = self.vectors[seat], _HAND.start, game.hands[seat]
+        for card in cards:  # exact counts: repeated float subtraction would drift below 0
+            vector[start + card] = hand.count(card) * self.scale
+        self.hand_sizes[seat] -= len(cards)
+        if game.revealed[seat] or self.revealed_sizes[seat]:
+            self._sync_revealed(game, seat)
+
+    def _sync_revealed(self, game: Game, seat: int) -> None:
+        revealed = game.revealed[seat]
+        row = self._counts(revealed)
+        for observer in range(4):
+            start = _REVEALED_ROWS[observer][seat]
+            self.vectors[observer, start : start + CARDS] = row
+        self.revealed_sizes[seat] = len(revealed)
+
+    def _sync_played(self, game: Game, seat: int) -> list[int]:
+        """Adds the cards ``seat`` played since the last sync; returns them."""
+        played = game.played[seat]
+        new = played[self.played_sizes[seat] :]
+        values = [(card, played.count(card) * self.scale) for card in new]
+        for observer in range(4):
+            vector, start = self.vectors[observer], _PLAYED_ROWS[observer][seat]
+            for card, value in values:
+                vector[start + card] = value
+        self.played_sizes[seat] = len(played)
+        return new
+
+    def _sync_trick(self, game: Game, trick_state: tuple[int, int]) -> None:
+        """The current trick's plays; a play added to the same trick is written alone."""
+        first = 0
+        if trick_state[0] == self.trick_state[0] and trick_state[1] > self.trick_state[1]:
+            first = self.trick_state[1]
+        else:
+            self.vectors[:, _TRICK] = 0.0
+        for index in range(first, len(game.trick)):
+            seat, play = (game.leader + index) % 4, game.trick[index]
+            values = [(card, play.count(card) * self.scale) for card in play]
+            for observer in range(4):
+                vector, start = self.vectors[observer], _TRICK_ROWS[observer][seat]
+                for card, value in values:
+                    vector[start + card] = value
+        self.trick_state = trick_state
+
+    def _sync_trump_tables(self, game: Game) -> None:
+        """Which cards are trump and each card's rank within its suit, for every observer."""
+        trump = game.ctx.trump_suit if game.ctx else (game.bid.trump_suit if game.bid else None)
+        key = (game.level, trump)
+        if key == self.ctx_key:
+            return
+        ctx = game.ctx if game.ctx is not None else TrumpContext(self.config, game.level, trump)
+        trump_cards = [1.0 if ctx.suits[c] == 4 else 0.0 for c in range(CARDS)]
+        order = [ctx.rank_keys[c] / max(1, ctx.key_count[ctx.suits[c]] - 1) for c in range(CARDS)]
+        self.vectors[:, _CARD_TABLES] = np.array(trump_cards + order, dtype=np.float32)
+        self.ctx_key = key
+
+
+class ObservationEncoder:
+    """Builds observation vectors from per-observer vectors kept in step with the game:
+    each call costs one copy and a few scalars, not a pass over the history."""
+
+    def __init__(self, config: RuleConfig) -> None:
+        self.config = config
+        self.scale = 1.0 / config.decks
+        self._vectors = _Vectors(config)
         self._version: int | None = None
-        self._ctx_key: tuple[int, int | None] | None = None
-        self._card_tables = np.zeros(2 * CARDS, dtype=np.float32)
+        self._public: dict[tuple, np.ndarray] = {}
 
     def reset(self) -> None:
         """Forget the previous game (call at every episode start)."""
-        self._table = _Table()
+        self._vectors = _Vectors(self.config)
         self._version = None
-
-    def _trump_tables(self, game: Game) -> None:
-        trump = game.ctx.trump_suit if game.ctx else (game.bid.trump_suit if game.bid else None)
-        key = (game.level, trump)
-        if key == self._ctx_key:
-            return
-        ctx = game.ctx if game.ctx is not None else TrumpContext(self.config, game.level, trump)
-        trump = [1.0 if ctx.suits[c] == 4 else 0.0 for c in range(CARDS)]
-        order = [ctx.rank_keys[c] / max(1, ctx.key_count[ctx.suits[c]] - 1) for c in range(CARDS)]
-        self._card_tables = np.array(trump + order, dtype=np.float32)
-        self._ctx_key = key
 
     def encode(
         self, game: Game, seat: int, decision: Decision | None, version: int | None = None
     ) -> np.ndarray:
         """The observation of ``seat``. ``version``: a counter the caller bumps whenever the
         game changes; the same version skips re-reading the game."""
-        table = self._table
         if version is None or version != self._version:
-            table.sync(game, self.scale)
-            self._trump_tables(game)
+            self._vectors.sync(game)
             self._version = version
-        order = _RELATIVE[seat]
-        vector = np.zeros(OBS_SIZE, dtype=np.float32)
-        vector[OBS_LAYOUT["hand"]] = table.hands[seat]
-        vector[_SEAT_BLOCKS] = table.seat_blocks[:, order].ravel()  # played, trick, revealed
-        vector[OBS_LAYOUT["voids"]] = table.voids[order].ravel()
-        if seat == game.dealer:
-            vector[OBS_LAYOUT["kitty"]] = table.kitty
-        vector[_CARD_TABLES] = self._card_tables
+        vector = self._vectors.vectors[seat].copy()
         if decision is not None and decision.seat == seat:
-            start = OBS_LAYOUT["selection"].start
+            start = _START["selection"]
             for card in decision.selection:
                 vector[start + card] += self.scale
             vector[_START["phase"] + _PHASES[decision.kind]] = 1.0
@@ -244,24 +297,66 @@ class ObservationEncoder:
         return vector
 
     def _encode_public(self, vector: np.ndarray, game: Game, seat: int) -> None:
-        trump = game.ctx.trump_suit if game.ctx else (game.bid.trump_suit if game.bid else None)
-        vector[_START["trump_suit"] + (NUM_SUITS if trump is None else trump)] = 1.0
-        vector[_START["level"] + game.level] = 1.0
-        vector[_START["team_levels"] + game.levels[seat % 2]] = 1.0
-        vector[_START["team_levels"] + NUM_RANKS + game.levels[1 - seat % 2]] = 1.0
-        vector[_START["bid_strength"] + (game.bid.strength if game.bid else 0)] = 1.0
-        vector[_START["bidder"] + ((game.bid.seat - seat) % 4 if game.bid else 4)] = 1.0
-        dealer = 4 if game.dealer is None else (game.dealer - seat) % 4
-        vector[_START["dealer"] + dealer] = 1.0
-        if game.phase is Phase.PLAY:
-            vector[_START["leader"] + (game.leader - seat) % 4] = 1.0
+        bid = game.bid
+        key = (
+            seat,
+            game.ctx.trump_suit if game.ctx else (bid.trump_suit if bid else None),
+            game.level,
+            game.levels[0],
+            game.levels[1],
+            bid.strength if bid else 0,
+            bid.seat if bid else None,
+            game.dealer,
+            game.leader if game.phase is Phase.PLAY else None,
+        )
+        flags = self._public.get(key)
+        if flags is None:
+            if len(self._public) > PUBLIC_CACHE_SIZE:
+                self._public.clear()
+            flags = self._public[key] = _public_flags(*key)
+        vector[_PUBLIC_FLAGS] = flags
         config = self.config
         total_cards = 4 * config.hand_size
-        played = sum(self._table.played_sizes)
-        progress = OBS_LAYOUT["progress"].start
+        progress = _START["progress"]
         vector[progress] = game.dealt / total_cards
-        vector[progress + 1] = played / total_cards
-        vector[progress + 2] = min(1.0, game.attacker_trick_points / config.total_points)
-        vector[progress + 3] = min(1.0, max(0.0, game.penalty_points / config.total_points))
-        if game.dealer is not None and game.phase is not Phase.BID:
-            vector[progress + 4] = 1.0 if seat % 2 != game.dealer % 2 else 0.0
+        vector[progress + 1] = sum(self._vectors.played_sizes) / total_cards
+        if game.attacker_trick_points:
+            vector[progress + 2] = min(1.0, game.attacker_trick_points / config.total_points)
+        if game.penalty_points > 0:
+            vector[progress + 3] = min(1.0, game.penalty_points / config.total_points)
+        dealer = game.dealer
+        if dealer is not None and game.phase is not Phase.BID and seat % 2 != dealer % 2:
+            vector[progress + 4] = 1.0
+
+
+PUBLIC_CACHE_SIZE = 4096
+_PUBLIC_FLAGS = slice(OBS_LAYOUT["trump_suit"].start, OBS_LAYOUT["leader"].stop)
+
+
+def _public_flags(
+    seat: int,
+    trump: int | None,
+    level: int,
+    level_0: int,
+    level_1: int,
+    bid_strength: int,
+    bidder: int | None,
+    dealer: int | None,
+    leader: int | None,
+) -> np.ndarray:
+    """The one-hot public blocks from ``trump_suit`` to ``leader`` for one observer."""
+    team_levels = (level_0, level_1) if seat % 2 == 0 else (level_1, level_0)
+    hot = [
+        _START["trump_suit"] + (NUM_SUITS if trump is None else trump),
+        _START["level"] + level,
+        _START["team_levels"] + team_levels[0],
+        _START["team_levels"] + NUM_RANKS + team_levels[1],
+        _START["bid_strength"] + bid_strength,
+        _START["bidder"] + (4 if bidder is None else (bidder - seat) % 4),
+        _START["dealer"] + (4 if dealer is None else (dealer - seat) % 4),
+    ]
+    if leader is not None:
+        hot.append(_START["leader"] + (leader - seat) % 4)
+    flags = np.zeros(OBS_SIZE, dtype=np.float32)
+    flags[hot] = 1.0
+    return flags[_PUBLIC_FLAGS].copy()

@@ -1,6 +1,17 @@
-"""Behaviour cloning from HeuristicAgent: an optional warm start before PPO."""
+"""Behaviour cloning from HeuristicAgent: an optional warm start before PPO.
+
+The heuristic plays all four seats; every decision it makes becomes a sample (observation,
+mask, action) and the seat's reward for the hand becomes the value target, so PPO starts
+with a policy that plays like the heuristic *and* a critic that can judge it. Collection
+runs in ``num_workers`` processes; observations are kept as float16 (they are counts and
+fractions in [0, 1]) to fit millions of samples in memory.
+"""
 
 from __future__ import annotations
+
+import multiprocessing
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -12,44 +23,134 @@ from shengji_env.env import raw_env
 from .config import TrainConfig
 from .network import PolicyNet
 
+VALIDATION_SHARE = 0.05
 
-def heuristic_samples(
-    config: TrainConfig, count: int, seed: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``count`` (observation, mask, action) triples of HeuristicAgent in all four seats."""
-    env = raw_env(**config.env_options)
+
+@dataclass
+class Demonstrations:
+    """Decisions of the heuristic bot with each seat's reward for its hand."""
+
+    obs: np.ndarray  # float16 [n, OBS_SIZE]
+    masks: np.ndarray  # int8 [n, 55]
+    actions: np.ndarray  # int64 [n]
+    returns: np.ndarray  # float32 [n]
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def subset(self, index: np.ndarray) -> Demonstrations:
+        return Demonstrations(
+            self.obs[index], self.masks[index], self.actions[index], self.returns[index]
+        )
+
+
+def heuristic_samples(env_options: dict[str, Any], count: int, seed: int) -> Demonstrations:
+    """At least ``count`` decisions of HeuristicAgent in all four seats, whole hands."""
+    env = raw_env(**env_options)
     bot = HeuristicAgent()
-    obs, masks, actions = [], [], []
+    obs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    actions: list[int] = []
+    returns: list[float] = []
     hand = 0
     while len(actions) < count:
         env.reset(seed=seed + hand)
         hand += 1
-        for _ in env.agent_iter():
-            observed, _, terminated, truncated, info = env.last()
+        seats: list[int] = []
+        totals = [0.0] * 4
+        for name in env.agent_iter():
+            seat = env.possible_agents.index(name)
+            observed, reward, terminated, truncated, info = env.last()
+            totals[seat] += reward
             if terminated or truncated:
                 env.step(None)
                 continue
             action = bot.act(observed, info)
-            obs.append(observed["observation"])
+            obs.append(observed["observation"].astype(np.float16))
             masks.append(observed["action_mask"])
             actions.append(action)
+            seats.append(seat)
             env.step(action)
-    return np.array(obs), np.array(masks), np.array(actions)
+        returns += [totals[seat] for seat in seats]
+    return Demonstrations(
+        np.array(obs),
+        np.array(masks, dtype=np.int8),
+        np.array(actions, dtype=np.int64),
+        np.array(returns, dtype=np.float32),
+    )
 
 
-def behaviour_clone(net: PolicyNet, config: TrainConfig, rng: np.random.Generator) -> float:
-    """Fit the policy head (and trunk) to the heuristic's actions; returns the last loss."""
-    obs, masks, actions = heuristic_samples(config, config.bc_steps, config.seed * 7919)
-    optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate)
-    loss_fn = nn.CrossEntropyLoss()
-    loss = torch.tensor(0.0)
+def _collect_part(job: tuple[dict[str, Any], int, int]) -> Demonstrations:
+    return heuristic_samples(*job)
+
+
+def collect_demonstrations(config: TrainConfig, count: int, seed: int) -> Demonstrations:
+    """``count`` heuristic decisions, split over ``config.num_workers`` processes."""
+    workers = max(1, config.num_workers)
+    share = -(-count // workers)
+    jobs = [(config.env_options, share, seed + index * 10_000_019) for index in range(workers)]
+    if workers == 1:
+        parts = [_collect_part(jobs[0])]
+    else:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            parts = pool.map(_collect_part, jobs)
+    return Demonstrations(
+        *(np.concatenate([getattr(p, k) for p in parts]) for k in Demonstrations.__annotations__)
+    )
+
+
+def _losses(
+    net: PolicyNet, data: Demonstrations, index: np.ndarray
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Cross-entropy, value MSE and accuracy of the policy on ``data[index]``."""
+    obs = torch.from_numpy(data.obs[index].astype(np.float32))
+    logits, values = net(obs, torch.from_numpy(data.masks[index]))
+    actions = torch.from_numpy(data.actions[index])
+    cross_entropy = nn.functional.cross_entropy(logits, actions)
+    value_error = nn.functional.mse_loss(values, torch.from_numpy(data.returns[index]))
+    accuracy = (logits.argmax(-1) == actions).float().mean()
+    return cross_entropy, value_error, accuracy
+
+
+def behaviour_clone(
+    net: PolicyNet, config: TrainConfig, rng: np.random.Generator
+) -> dict[str, float]:
+    """Fit the policy (cross-entropy) and the value head (hand reward) to the heuristic's
+    games; returns the held-out scores (``bc/...``) for the logs."""
+    data = collect_demonstrations(config, config.bc_steps, config.seed * 7919)
+    held_out = max(1, int(len(data) * VALIDATION_SHARE))
+    order = np.arange(len(data))  # the last hands are held out (whole hands, no leak)
+    validation, training = order[-held_out:], order[:-held_out]
+    optimizer = torch.optim.Adam(net.parameters(), lr=config.bc_learning_rate)
+    steps = config.bc_epochs * -(-len(training) // config.bc_minibatch_size)
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0 - step / steps)
     for _ in range(config.bc_epochs):
-        order = rng.permutation(len(actions))
-        for start in range(0, len(order), config.minibatch_size):
-            index = order[start : start + config.minibatch_size]
-            logits, _ = net(torch.from_numpy(obs[index]), torch.from_numpy(masks[index]))
-            loss = loss_fn(logits, torch.from_numpy(actions[index]).long())
+        shuffled = rng.permutation(training)
+        for start in range(0, len(shuffled), config.bc_minibatch_size):
+            cross_entropy, value_error, _ = _losses(
+                net, data, shuffled[start : start + config.bc_minibatch_size]
+            )
             optimizer.zero_grad()
-            loss.backward()
+            (cross_entropy + config.vf_coef * value_error).backward()
+            nn.utils.clip_grad_norm_(net.parameters(), config.max_grad_norm)
             optimizer.step()
-    return loss.item()
+            schedule.step()
+    return evaluate_clone(net, data, validation)
+
+
+@torch.no_grad()
+def evaluate_clone(net: PolicyNet, data: Demonstrations, index: np.ndarray) -> dict[str, float]:
+    """Held-out cross-entropy, value error and how often the policy's top action is the
+    heuristic's."""
+    totals = np.zeros(3)
+    for start in range(0, len(index), 4096):
+        part = index[start : start + 4096]
+        scores = _losses(net, data, part)
+        totals += np.array([float(s) for s in scores]) * len(part)
+    cross_entropy, value_error, accuracy = totals / max(1, len(index))
+    return {
+        "bc/cross_entropy": cross_entropy,
+        "bc/value_mse": value_error,
+        "bc/accuracy": accuracy,
+        "bc/samples": float(len(data)),
+    }

@@ -87,6 +87,10 @@ class TrainConfig:
     """Behaviour-cloning samples from HeuristicAgent before PPO (0: no warm start)."""
     bc_epochs: int = 3
     """Passes over the behaviour-cloning data."""
+    bc_learning_rate: float = 1e-3
+    """Adam learning rate of behaviour cloning (annealed to zero over its passes)."""
+    bc_minibatch_size: int = 512
+    """Samples per behaviour-cloning gradient step."""
     eval_every: int = 10
     """Updates between arena evaluations against the baselines (0: never)."""
     eval_deals: int = 20
@@ -118,6 +122,8 @@ class TrainConfig:
             "envs_per_worker",
             "minibatch_size",
             "update_epochs",
+            "bc_epochs",
+            "bc_minibatch_size",
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")

@@ -111,6 +111,27 @@ def evaluate(checkpoint: Path, config: TrainConfig, update: int) -> dict[str, fl
     return scores
 
 
+def _state(
+    net: torch.nn.Module,
+    optimizer: torch.optim.Optimizer,
+    config: TrainConfig,
+    update: int,
+    global_step: int,
+    snapshots: list[dict[str, torch.Tensor]],
+    rng: np.random.Generator,
+) -> dict[str, Any]:
+    """Everything a checkpoint holds to resume exactly."""
+    return {
+        "model": net.state_dict(),
+        "optimizer": optimizer.state_dict(),
+        "config": config.to_dict(),
+        "update": update,
+        "global_step": global_step,
+        "league": snapshots,
+        "rng": rng_state(rng),
+    }
+
+
 def train(
     config: TrainConfig,
     resume: Path | None = None,
@@ -145,6 +166,7 @@ def train(
     snapshots: list[dict[str, torch.Tensor]] = []
     update, global_step = 0, 0
     writer = SummaryWriter(str(run_dir))
+    checkpoint = run_dir / "checkpoint.pt"
     if state is not None:
         net.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
@@ -156,11 +178,12 @@ def train(
             "hyperparameters", "\n".join(f"|{k}|{v}|" for k, v in config.to_dict().items())
         )
         if config.bc_steps:
-            writer.add_scalar("losses/bc_loss", behaviour_clone(net, config, rng), 0)
+            for key, value in behaviour_clone(net, config, rng).items():
+                writer.add_scalar(key, value, 0)
+            save_checkpoint(checkpoint, _state(net, optimizer, config, 0, 0, snapshots, rng))
 
     start_update = update
     workers = make_workers(config)
-    checkpoint = run_dir / "checkpoint.pt"
     try:
         while global_step < config.total_steps:
             if config.anneal_lr:
@@ -194,15 +217,7 @@ def train(
             ):
                 save_checkpoint(
                     checkpoint,
-                    {
-                        "model": net.state_dict(),
-                        "optimizer": optimizer.state_dict(),
-                        "config": config.to_dict(),
-                        "update": update,
-                        "global_step": global_step,
-                        "league": snapshots,
-                        "rng": rng_state(rng),
-                    },
+                    _state(net, optimizer, config, update, global_step, snapshots, rng),
                 )
             if config.eval_every and (update % config.eval_every == 0 or last):
                 stats.update(evaluate(checkpoint, config, update))
