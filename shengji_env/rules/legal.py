@@ -67,6 +67,8 @@ def check_throw(
     otherwise the smallest beatable component is played: lowest top card, then
     fewer cards, then the first suit in the order ♠ ♥ ♦ ♣.
     """
+    if len(lead) == 1:
+        return None
     suit = lead_suit(lead, ctx)
     components = decompose(lead, ctx)
     if len(components) == 1:
