@@ -14,9 +14,9 @@ from shengji_env.rules import (
     TrumpContext,
     card_points,
     legal_plays,
-    make_deck,
     ruff_strength,
 )
+from shengji_env.rules.cards import NUM_CARD_TYPES
 from shengji_env.rules.legal import submultisets
 from shengji_env.rules.patterns import Component, decompose
 from shengji_env.rules.trick import trick_winner
@@ -32,12 +32,11 @@ def context(view: SeatView) -> TrumpContext:
 
 def unseen(view: SeatView) -> Counter[int]:
     """Cards the seat has not seen: in the other hands (or the hidden kitty)."""
-    pool = Counter(make_deck(view.config.decks))
-    pool.subtract(view.hand)
-    for cards in view.played:
-        pool.subtract(cards)
-    pool.subtract(view.kitty)
-    return +pool
+    counts = [view.config.decks] * NUM_CARD_TYPES
+    for cards in (view.hand, *view.played, view.kitty):
+        for card in cards:
+            counts[card] -= 1
+    return Counter({card: count for card, count in enumerate(counts) if count > 0})
 
 
 def others_can_beat(view: SeatView, component: Component, pool: Counter[int]) -> bool:

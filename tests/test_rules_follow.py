@@ -148,3 +148,16 @@ def test_follow_enumeration_when_short_of_the_suit():
     assert sorted(sorted(p) for p in plays) == sorted(
         sorted(cards(text)) for text in ["3S 4D", "3S 5C", "3S 6C"]
     )
+
+
+def test_single_card_follows_are_every_card_of_the_suit_highest_first():
+    # a single lead is answered by a shortcut: every distinct card of the suit, in the
+    # trump order from the top, as the general enumeration orders them
+    hand = cards("AS 10S 10S 3S 10H 2H KD 4C")
+    plays = legal_plays(hand, cards("7S"), CTX)  # the 10s are trump at level 10
+    assert plays == [[c] for c in cards("AS 3S")]
+    trumps = legal_plays(hand, cards("5H"), CTX)  # trump led: 10s, 2H and the 10H are trump
+    assert [p[0] for p in trumps] == sorted(
+        set(cards("10S 10H 2H")), key=CTX.sort_key, reverse=True
+    )
+    assert all(is_legal_follow(cards("5H"), hand, p, CTX) for p in trumps)

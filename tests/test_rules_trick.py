@@ -79,3 +79,22 @@ def test_trump_lead_is_followed_not_ruffed():
 
 def test_trick_points():
     assert trick_points([cards("5S"), cards("10H"), cards("KD"), cards("AC")]) == 25
+
+
+@pytest.mark.parametrize(
+    ("level", "trump", "options"),
+    [("10", "H", {}), ("2", "S", {}), ("5", None, {}), ("2", "C", {"twos_always_trump": True})],
+)
+def test_single_card_tricks_take_the_general_path_s_answer(level, trump, options):
+    # trick_winner answers single-card leads by a shortcut; it must agree with the general
+    # comparison (shapes, ruffs, over-ruffs) on every kind of single-card trick
+    import random
+
+    from shengji_env.rules.cards import NUM_CARD_TYPES
+    from shengji_env.rules.trick import _structured_winner
+
+    ctx = context(level=level, trump=trump, **options)
+    rng = random.Random(7)
+    for _ in range(5000):
+        plays = [(rng.randrange(NUM_CARD_TYPES),) for _ in range(rng.randint(1, 4))]
+        assert trick_winner(plays, ctx) == _structured_winner(plays, ctx), plays

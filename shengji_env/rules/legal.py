@@ -190,6 +190,10 @@ def _follows(lead: Sequence[int], hand: Sequence[int], ctx: TrumpContext) -> Ite
         for fill in submultisets(_items(others, ctx), len(lead) - len(in_suit)):
             yield sorted(in_suit, key=ctx.sort_key, reverse=True) + fill
         return
+    if len(lead) == 1:  # any card of the suit; the same order as _items gives
+        for card in sorted(dict.fromkeys(in_suit), key=ctx.sort_key, reverse=True):
+            yield [card]
+        return
     shape = lead_shape(lead, ctx)
     best = shape_score(shape, suit_units(in_suit, suit, ctx), ctx)
     for play in submultisets(_items(in_suit, ctx), len(lead)):

@@ -90,6 +90,32 @@ def ruff_strength(
 
 def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext) -> int:
     """Index in ``plays`` (in order from the leader) of the play that wins the trick."""
+    if len(plays[0]) == 1:
+        return _single_card_winner(plays, ctx)
+    return _structured_winner(plays, ctx)
+
+
+def _single_card_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext) -> int:
+    """The same answer as :func:`_structured_winner` for a single-card lead, faster: a
+    card in the led suit beats a lower one there; a trump on a plain lead is a ruff,
+    beaten only by a higher ruff; ties go to the earlier play."""
+    suits, keys = ctx.suits, ctx.rank_keys
+    suit = suits[plays[0][0]]
+    winner, best = 0, (0, keys[plays[0][0]])
+    for index in range(1, len(plays)):
+        card = plays[index][0]
+        if suits[card] == suit:
+            rank = (0, keys[card])
+        elif suit != TRUMP and suits[card] == TRUMP:
+            rank = (1, keys[card])
+        else:
+            continue
+        if rank > best:
+            winner, best = index, rank
+    return winner
+
+
+def _structured_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext) -> int:
     lead = plays[0]
     lead_components = decompose(lead, ctx)
     suit = ctx.suits[lead[0]]
