@@ -3,10 +3,26 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+
+@functools.lru_cache(maxsize=4)
+def _load_network(file: Path, mtime_ns: int) -> Any:
+    """The policy network of a checkpoint, loaded once per process (an arena builds an
+    agent per seat and hand; a full training checkpoint with its league is large)."""
+    from train.checkpoint import load_checkpoint
+    from train.network import make_network
+
+    del mtime_ns  # part of the cache key only: a rewritten file is loaded again
+    data = load_checkpoint(file)
+    net = make_network(data.get("config", {}))
+    net.load_state_dict(data["model"])
+    net.eval()
+    return net
 
 
 class PPOAgent:
@@ -15,16 +31,10 @@ class PPOAgent:
     def __init__(self, path: str, sample: int = 0, seed: int | None = None) -> None:
         import torch
 
-        from train.checkpoint import load_checkpoint
-        from train.network import make_network
-
         file = Path(path)
         if file.is_dir():
             file = file / "policy.pt"
-        data = load_checkpoint(file)
-        self.net = make_network(data.get("config", {}))
-        self.net.load_state_dict(data["model"])
-        self.net.eval()
+        self.net = _load_network(file.resolve(), file.stat().st_mtime_ns if file.exists() else 0)
         self.sample = bool(sample)
         self.generator = torch.Generator().manual_seed(seed or 0)
         self._torch = torch

@@ -24,7 +24,7 @@ from torch.utils.tensorboard import SummaryWriter
 from agents.arena import run_arena
 
 from .bc import behaviour_clone
-from .checkpoint import load_checkpoint, restore_rng, rng_state, save_checkpoint
+from .checkpoint import load_checkpoint, restore_rng, rng_state, save_checkpoint, save_policy
 from .config import TrainConfig, config_from_dict
 from .network import PolicyNet, make_network
 from .rollout import make_workers
@@ -181,6 +181,7 @@ def train(
             for key, value in behaviour_clone(net, config, rng).items():
                 writer.add_scalar(key, value, 0)
             save_checkpoint(checkpoint, _state(net, optimizer, config, 0, 0, snapshots, rng))
+            save_policy(checkpoint, run_dir / "bc")  # the clone alone, to compare PPO against
 
     start_update = update
     workers = make_workers(config)

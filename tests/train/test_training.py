@@ -1,5 +1,7 @@
 """Training end to end on a tiny budget: checkpoints, exact resume, the agent it makes."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -48,6 +50,9 @@ def test_a_trained_checkpoint_plays_as_an_agent(tmp_path):
     assert env.game.result is not None
     assert (run / "config.yaml").exists()
     assert list(run.glob("events.out.tfevents.*"))
+    clone = load_checkpoint(run / "bc" / "policy.pt")  # the behaviour-cloned start, kept
+    assert clone["update"] == 0 and clone["global_step"] == 0
+    assert not torch.equal(clone["model"]["policy.weight"], agent.net.policy.weight)
 
 
 def test_bad_configs_fail_at_start_with_the_key(tmp_path):
@@ -94,12 +99,14 @@ def test_a_kept_policy_is_small_and_loads_from_its_folder(tmp_path):
     load_agent(f"ppo:{tmp_path / 'model'}")
 
 
-def test_the_shipped_model_plays_a_legal_hand():
-    from pathlib import Path
+SHIPPED = sorted(p.name for p in (Path(__file__).parents[2] / "models").iterdir() if p.is_dir())
 
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_shipped_model_plays_a_legal_hand(name):
     from shengji_env.env import raw_env
 
-    agent = load_agent(f"ppo:{Path(__file__).parents[2] / 'models' / 'quick-v1'}")
+    agent = load_agent(f"ppo:{Path(__file__).parents[2] / 'models' / name}")
     env = raw_env(decks=2)
     env.reset(seed=11)
     for _ in env.agent_iter():
