@@ -17,7 +17,7 @@ import itertools
 import json
 import math
 import multiprocessing
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -303,11 +303,12 @@ def run_arena(
         for a, b in itertools.combinations(agents, 2)
         if (a, b, deal) not in done
     ]
+    keep = _keeper(result, records_path, on_record)
     try:
         if backend == "ray":
-            _run_ray_tasks(tasks, ray_address, result, records_path, on_record)
+            _run_ray_tasks(tasks, ray_address, keep)
         else:
-            _run_tasks(tasks, jobs, result, records_path, on_record)
+            _run_tasks(tasks, jobs, keep)
     except KeyboardInterrupt:
         result.interrupted = True
     return result
@@ -328,18 +329,16 @@ def _keeper(
     return keep
 
 
+Task = tuple[str, str, int, int, dict[str, Any]]
+
+
 def _run_ray_tasks(
-    tasks: Sequence[tuple[str, str, int, int, dict[str, Any]]],
-    address: str,
-    result: ArenaResult,
-    records_path: Path | None,
-    on_record: Callable[[DealRecord], None] | None,
+    tasks: Sequence[Task], address: str, keep: Callable[[dict[str, Any]], None]
 ) -> None:
     import ray
 
     if not ray.is_initialized():
         ray.init(address=address or None, include_dashboard=False, log_to_driver=False)
-    keep = _keeper(result, records_path, on_record)
     remote = ray.remote(num_cpus=1, max_retries=3)(_play_task)
     pending = [remote.remote(task) for task in tasks]
     try:
@@ -352,15 +351,7 @@ def _run_ray_tasks(
         raise
 
 
-def _run_tasks(
-    tasks: Sequence[tuple[str, str, int, int, dict[str, Any]]],
-    jobs: int,
-    result: ArenaResult,
-    records_path: Path | None,
-    on_record: Callable[[DealRecord], None] | None,
-) -> None:
-    keep = _keeper(result, records_path, on_record)
-    outputs: Iterable[dict[str, Any]]
+def _run_tasks(tasks: Sequence[Task], jobs: int, keep: Callable[[dict[str, Any]], None]) -> None:
     if jobs <= 1:
         for task in tasks:
             keep(_play_task(task))
@@ -368,8 +359,7 @@ def _run_tasks(
     context = multiprocessing.get_context("spawn")
     with context.Pool(jobs) as pool:
         try:
-            outputs = pool.imap_unordered(_play_task, tasks, chunksize=1)
-            for data in outputs:
+            for data in pool.imap_unordered(_play_task, tasks, chunksize=1):
                 keep(data)
         except KeyboardInterrupt:
             pool.terminate()  # finished deals are already kept

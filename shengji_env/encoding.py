@@ -357,6 +357,6 @@ def _public_flags(
     ]
     if leader is not None:
         hot.append(_START["leader"] + (leader - seat) % 4)
-    flags = np.zeros(OBS_SIZE, dtype=np.float32)
-    flags[hot] = 1.0
-    return flags[_PUBLIC_FLAGS].copy()
+    flags = np.zeros(_PUBLIC_FLAGS.stop - _PUBLIC_FLAGS.start, dtype=np.float32)
+    flags[np.array(hot) - _PUBLIC_FLAGS.start] = 1.0
+    return flags

@@ -10,7 +10,7 @@ fractions in [0, 1]) to fit millions of samples in memory.
 from __future__ import annotations
 
 import multiprocessing
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -80,22 +80,18 @@ def heuristic_samples(env_options: dict[str, Any], count: int, seed: int) -> Dem
     )
 
 
-def _collect_part(job: tuple[dict[str, Any], int, int]) -> Demonstrations:
-    return heuristic_samples(*job)
-
-
 def collect_demonstrations(config: TrainConfig, count: int, seed: int) -> Demonstrations:
     """``count`` heuristic decisions, split over ``config.num_workers`` processes."""
     workers = max(1, config.num_workers)
     share = -(-count // workers)
     jobs = [(config.env_options, share, seed + index * 10_000_019) for index in range(workers)]
     if workers == 1:
-        parts = [_collect_part(jobs[0])]
+        parts = [heuristic_samples(*jobs[0])]
     else:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            parts = pool.map(_collect_part, jobs)
+            parts = pool.starmap(heuristic_samples, jobs)
     return Demonstrations(
-        *(np.concatenate([getattr(p, k) for p in parts]) for k in Demonstrations.__annotations__)
+        *(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Demonstrations))
     )
 
 
