@@ -1,8 +1,9 @@
 """Behaviour cloning from HeuristicAgent: an optional warm start before PPO.
 
 The heuristic plays all four seats; every decision it makes becomes a sample (observation,
-mask, action) and the seat's reward for the hand becomes the value target, so PPO starts
-with a policy that plays like the heuristic *and* a critic that can judge it. Collection
+mask, action) and the seat's reward for the hand becomes the value target (or, with the
+duplicate baseline, its gain over the heuristic: zero), so PPO starts with a policy that
+plays like the heuristic *and* a critic that can judge it. Collection
 runs in ``num_workers`` processes; observations are kept as float16 (they are counts and
 fractions in [0, 1]) to fit millions of samples in memory.
 """
@@ -10,6 +11,7 @@ fractions in [0, 1]) to fit millions of samples in memory.
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -44,34 +46,56 @@ class Demonstrations:
         )
 
 
-def heuristic_samples(env_options: dict[str, Any], count: int, seed: int) -> Demonstrations:
-    """At least ``count`` decisions of HeuristicAgent in all four seats, whole hands."""
+def play_heuristic_hand(
+    env: Any,
+    bot: HeuristicAgent,
+    seed: int,
+    on_decision: Callable[[int, dict[str, np.ndarray], int], None] | None = None,
+) -> list[float]:
+    """HeuristicAgent plays all four seats of the deal ``seed``; each seat's reward.
+    ``on_decision(seat, observation, action)`` sees every decision."""
+    env.reset(seed=seed)
+    totals = [0.0] * 4
+    for name in env.agent_iter():
+        seat = env.possible_agents.index(name)
+        observed, reward, terminated, truncated, info = env.last()
+        totals[seat] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        action = bot.act(observed, info)
+        if on_decision is not None:
+            on_decision(seat, observed, action)
+        env.step(action)
+    return totals
+
+
+def heuristic_samples(
+    env_options: dict[str, Any], count: int, seed: int, gains: bool = False
+) -> Demonstrations:
+    """At least ``count`` decisions of HeuristicAgent in all four seats, whole hands. The
+    value target is the seat's hand reward, or with ``gains`` its gain over the heuristic
+    itself (zero: the duplicate baseline of a heuristic hand is the hand)."""
     env = raw_env(**env_options)
     bot = HeuristicAgent()
     obs: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     actions: list[int] = []
+    seats: list[int] = []
+
+    def record(seat: int, observed: dict[str, np.ndarray], action: int) -> None:
+        obs.append(observed["observation"].astype(np.float16))
+        masks.append(observed["action_mask"])
+        actions.append(action)
+        seats.append(seat)
+
     returns: list[float] = []
     hand = 0
     while len(actions) < count:
-        env.reset(seed=seed + hand)
+        start = len(seats)
+        totals = play_heuristic_hand(env, bot, seed + hand, record)
         hand += 1
-        seats: list[int] = []
-        totals = [0.0] * 4
-        for name in env.agent_iter():
-            seat = env.possible_agents.index(name)
-            observed, reward, terminated, truncated, info = env.last()
-            totals[seat] += reward
-            if terminated or truncated:
-                env.step(None)
-                continue
-            action = bot.act(observed, info)
-            obs.append(observed["observation"].astype(np.float16))
-            masks.append(observed["action_mask"])
-            actions.append(action)
-            seats.append(seat)
-            env.step(action)
-        returns += [totals[seat] for seat in seats]
+        returns += [0.0 if gains else totals[seat] for seat in seats[start:]]
     return Demonstrations(
         np.array(obs),
         np.array(masks, dtype=np.int8),
@@ -84,7 +108,10 @@ def collect_demonstrations(config: TrainConfig, count: int, seed: int) -> Demons
     """``count`` heuristic decisions, split over ``config.num_workers`` processes."""
     workers = max(1, config.num_workers)
     share = -(-count // workers)
-    jobs = [(config.env_options, share, seed + index * 10_000_019) for index in range(workers)]
+    jobs = [
+        (config.env_options, share, seed + index * 10_000_019, config.duplicate_baseline)
+        for index in range(workers)
+    ]
     if workers == 1:
         parts = [heuristic_samples(*jobs[0])]
     else:

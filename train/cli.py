@@ -72,7 +72,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--seed", type=int, help="the deal (random if omitted)")
     training = sub.add_parser("train", help="self-play PPO from a YAML config")
     training.add_argument("--config", type=Path, help="YAML config (configs/quick.yaml, …)")
-    training.add_argument("--resume", type=Path, help="continue from this checkpoint.pt")
+    training.add_argument(
+        "--resume",
+        type=Path,
+        help="continue from this checkpoint.pt, under its own config "
+        "(a --config file or key=value settings change only the keys they name)",
+    )
     training.add_argument("--max-minutes", type=float, help="stop (after a checkpoint) by then")
     training.add_argument("overrides", nargs="*", help="key=value settings over the config")
     args, rest = parser.parse_known_args(argv)
@@ -191,18 +196,25 @@ def play_command(args: argparse.Namespace) -> int:
 
 
 def train_command(args: argparse.Namespace) -> int:
-    from train.config import load_config
+    from train.checkpoint import load_checkpoint
+    from train.config import config_from_dict, config_overrides, load_config
     from train.ppo import train
 
     console = Console()
     try:
-        config = load_config(args.config, args.overrides)
         seconds = None if args.max_minutes is None else 60 * args.max_minutes
+        if args.resume is None:
+            config = load_config(args.config, args.overrides)
+            overrides = None
+        else:  # the checkpoint's config, and only what the command line says over it
+            overrides = config_overrides(args.config, args.overrides)
+            config = config_from_dict({**load_checkpoint(args.resume)["config"], **overrides})
         run_dir = train(
-            config,
+            None if args.resume else config,
             resume=args.resume,
             max_seconds=seconds,
             on_update=report(console, config.total_steps),
+            overrides=overrides,
         )
     except ValueError as error:
         console.print(f"[red]error:[/red] {error}")

@@ -87,6 +87,11 @@ class TrainConfig:
     """Behaviour-cloning samples from HeuristicAgent before PPO (0: no warm start)."""
     bc_epochs: int = 3
     """Passes over the behaviour-cloning data."""
+    duplicate_baseline: bool = False
+    """Subtract from each hand's reward what HeuristicAgent in all four seats scores on the
+    same deal from the same seat: the reward becomes the gain over the heuristic (the
+    arena's duplicate measure). Unbiased (the baseline does not depend on the learner's
+    actions) and far less noisy: the luck of the deal cancels."""
     bc_learning_rate: float = 1e-3
     """Adam learning rate of behaviour cloning (annealed to zero over its passes)."""
     bc_minibatch_size: int = 512
@@ -181,7 +186,8 @@ def parse_override(text: str) -> tuple[str, Any]:
     return key.strip(), yaml.safe_load(value)
 
 
-def load_config(path: Path | None, overrides: Sequence[str] = ()) -> TrainConfig:
+def config_overrides(path: Path | None, overrides: Sequence[str] = ()) -> dict[str, Any]:
+    """The keys a YAML file (if any) and ``key=value`` overrides set, unchecked."""
     data: dict[str, Any] = {}
     if path is not None:
         loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
@@ -191,4 +197,8 @@ def load_config(path: Path | None, overrides: Sequence[str] = ()) -> TrainConfig
     for text in overrides:
         key, value = parse_override(text)
         data[key] = value
-    return config_from_dict(data)
+    return data
+
+
+def load_config(path: Path | None, overrides: Sequence[str] = ()) -> TrainConfig:
+    return config_from_dict(config_overrides(path, overrides))

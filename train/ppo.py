@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -133,13 +133,16 @@ def _state(
 
 
 def train(
-    config: TrainConfig,
+    config: TrainConfig | None = None,
     resume: Path | None = None,
     max_updates: int | None = None,
     max_seconds: float | None = None,
     on_update: Callable[[int, int, dict[str, float]], None] | None = None,
+    overrides: Mapping[str, Any] | None = None,
 ) -> Path:
-    """Train; returns the run folder (``checkpoint.pt``, ``config.yaml``, TensorBoard logs).
+    """Train ``config``, or continue the run of the checkpoint ``resume`` under its own
+    config with ``overrides`` on top (``{}`` continues it exactly; ``total_steps`` extends
+    it). Returns the run folder (``checkpoint.pt``, ``config.yaml``, TensorBoard logs).
 
     ``max_updates`` / ``max_seconds`` stop this call early (after a checkpoint), so a long
     run can be split across sessions and resumed exactly. ``on_update(update, step, stats)``
@@ -149,8 +152,10 @@ def train(
     state: dict[str, Any] | None = None
     if resume is not None:
         state = load_checkpoint(resume)
-        config = config_from_dict({**state["config"], "total_steps": config.total_steps})
+        config = config_from_dict({**state["config"], **(overrides or {})})
         run_dir = Path(resume).parent
+    elif config is None:
+        raise ValueError("train needs a config or a checkpoint to resume")
     else:
         run_dir = Path(config.run_dir) / run_name(config)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -200,6 +205,8 @@ def train(
             stats["charts/collect_SPS"] = len(batch["actions"]) / max(1e-9, collected)
             stats["charts/learning_rate"] = optimizer.param_groups[0]["lr"]
             stats["charts/mean_hand_reward"] = float(batch["hand_rewards"].mean())
+            if config.duplicate_baseline and len(batch["hand_gains"]):
+                stats["charts/gain_vs_heuristic"] = float(batch["hand_gains"].mean())
             if update % config.snapshot_every == 0:
                 snapshots = [
                     *snapshots,

@@ -4,7 +4,8 @@ A :class:`Collector` steps its environments together. Each hand gets an opponent
 from the league mix: the learner in all four seats (``self``), or the learner in one team
 against a past snapshot or a rule-based bot. Only learner seats are recorded; a seat's
 consecutive card-by-card steps are consecutive samples of its trajectory, and the hand's
-reward comes at its last step. Collection stops at the first hand boundary after the
+reward comes at its last step (less, with ``duplicate_baseline``, what the heuristic bot
+scores from that seat on the same deal). Collection stops at the first hand boundary after the
 target, so an update never carries a half-played hand into the next one (which is what
 makes resuming from a checkpoint exact).
 """
@@ -21,9 +22,10 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents import load_agent
+from agents import HeuristicAgent, load_agent
 from shengji_env.env import raw_env
 
+from .bc import play_heuristic_hand
 from .config import TrainConfig
 from .network import PolicyNet, make_network
 
@@ -37,6 +39,7 @@ class _Hand:
     env: Any
     learner_seats: set[int]
     opponent: Any  # a rule-based agent, a snapshot index, or None
+    baseline: list[float]  # each seat's duplicate baseline (zeros when there is none)
     samples: dict[int, list[tuple]] = field(default_factory=dict)
 
 
@@ -62,6 +65,8 @@ class Collector:
         kinds = list(config.opponents)
         weights = np.array([config.opponents[k] for k in kinds], dtype=float)
         self.kinds, self.weights = kinds, weights / weights.sum()
+        self.baseline_env = raw_env(**config.env_options) if config.duplicate_baseline else None
+        self.baseline_bot = HeuristicAgent()
 
     def load(self, policy_state: dict, snapshot_states: Sequence[dict]) -> None:
         self.policy.load_state_dict(policy_state)
@@ -72,17 +77,21 @@ class Collector:
             net.load_state_dict(state)
 
     def _new_hand(self, env: Any, rng: np.random.Generator) -> _Hand:
-        env.reset(seed=int(rng.integers(2**31)))
+        seed = int(rng.integers(2**31))
+        env.reset(seed=seed)
+        baseline = [0.0] * 4
+        if self.baseline_env is not None:
+            baseline = play_heuristic_hand(self.baseline_env, self.baseline_bot, seed)
         kind = self.kinds[int(rng.choice(len(self.kinds), p=self.weights))]
         if kind == "snapshot" and not self.snapshots:
             kind = "self"
         if kind == "self":
-            return _Hand(env, {0, 1, 2, 3}, None)
+            return _Hand(env, {0, 1, 2, 3}, None, baseline)
         team = int(rng.integers(2))
         seats = {team, team + 2}
         if kind == "snapshot":
-            return _Hand(env, seats, int(rng.integers(len(self.snapshots))))
-        return _Hand(env, seats, load_agent(kind, seed=int(rng.integers(2**31))))
+            return _Hand(env, seats, int(rng.integers(len(self.snapshots))), baseline)
+        return _Hand(env, seats, load_agent(kind, seed=int(rng.integers(2**31))), baseline)
 
     @torch.no_grad()
     def collect(self, target_steps: int, seed: int) -> dict[str, np.ndarray]:
@@ -95,7 +104,7 @@ class Collector:
             for _ in range(config.envs_per_worker)
         ]
         finished: list[dict[str, np.ndarray]] = []
-        steps, rewards = 0, []
+        steps, rewards, gains = 0, [], []
         active = list(hands)
         while active:
             queries: dict[Any, list[tuple[_Hand, int, dict]]] = {}
@@ -113,15 +122,17 @@ class Collector:
                     continue
                 samples = self._finish(hand)
                 steps += len(samples["actions"])
-                rewards.append(
-                    float(hand.env.rewards[hand.env.possible_agents[min(hand.learner_seats)]])
-                )
+                seat = min(hand.learner_seats)
+                rewards.append(float(hand.env.rewards[hand.env.possible_agents[seat]]))
+                if isinstance(hand.opponent, HeuristicAgent):
+                    gains.append(rewards[-1] - hand.baseline[seat])
                 finished.append(samples)
                 if steps < target_steps:
                     still.append(self._new_hand(hand.env, rng))
             active = still
         batch = {k: np.concatenate([f[k] for f in finished]) for k in BATCH_KEYS}
         batch["hand_rewards"] = np.array(rewards, dtype=np.float32)
+        batch["hand_gains"] = np.array(gains, dtype=np.float32)
         return batch
 
     def _act(
@@ -160,7 +171,7 @@ class Collector:
                 np.array(column) for column in zip(*samples, strict=True)
             )
             rewards = np.zeros(len(samples), dtype=np.float32)
-            rewards[-1] = hand.env.rewards[hand.env.possible_agents[seat]]
+            rewards[-1] = hand.env.rewards[hand.env.possible_agents[seat]] - hand.baseline[seat]
             values = values.astype(np.float32)
             advantages = gae(rewards, values, config.gamma, config.gae_lambda)
             for key, column in zip(

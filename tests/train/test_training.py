@@ -11,7 +11,7 @@ from train.checkpoint import load_checkpoint
 from train.config import load_config
 from train.ppo import train
 
-from .helpers import tiny
+from .helpers import TINY, tiny
 
 
 def weights(path):
@@ -24,7 +24,7 @@ def test_resume_gives_the_same_result_as_an_uninterrupted_run(tmp_path, workers)
     whole = train(config)
     first = train(tiny(tmp_path / "b", f"num_workers={workers}", "total_steps=2500"), max_updates=2)
     assert load_checkpoint(first / "checkpoint.pt")["update"] == 2
-    resumed = train(config, resume=first / "checkpoint.pt")
+    resumed = train(resume=first / "checkpoint.pt", overrides={"total_steps": 2500})
     a, b = weights(whole / "checkpoint.pt"), weights(resumed / "checkpoint.pt")
     assert a.keys() == b.keys()
     assert all(torch.equal(a[k], b[k]) for k in a)
@@ -35,6 +35,17 @@ def test_resume_gives_the_same_result_as_an_uninterrupted_run(tmp_path, workers)
     assert data["update"] == reference["update"] > 2
     assert data["global_step"] == reference["global_step"] >= 2500
     assert len(data["league"]) == len(reference["league"]) == data["update"]
+
+
+def test_a_resume_keeps_the_checkpoint_config_under_the_overrides(tmp_path):
+    first = train(tiny(tmp_path, "num_workers=0", "total_steps=600", "ent_coef=0.02"))
+    steps = load_checkpoint(first / "checkpoint.pt")["global_step"]
+    resumed = train(resume=first / "checkpoint.pt", overrides={"total_steps": steps + 300})
+    data = load_checkpoint(resumed / "checkpoint.pt")
+    assert data["global_step"] >= steps + 300
+    assert data["config"]["ent_coef"] == 0.02 and data["config"]["total_steps"] == steps + 300
+    with pytest.raises(ValueError, match="unknown config key"):
+        train(resume=first / "checkpoint.pt", overrides={"entcoef": 0.1})
 
 
 def test_a_trained_checkpoint_plays_as_an_agent(tmp_path):
@@ -113,3 +124,19 @@ def test_a_shipped_model_plays_a_legal_hand(name):
         observation, _, terminated, truncated, info = env.last()
         env.step(None if terminated or truncated else agent.act(observation, info))
     assert env.game.result is not None
+
+
+def test_the_cli_resumes_a_run_under_its_own_config(tmp_path):
+    from train.cli import main
+    from train.config import TrainConfig
+
+    settings = [*TINY, f"run_dir={tmp_path}", "num_workers=0", "total_steps=500"]
+    settings += ["run_name=cli", "ent_coef=0.02"]
+    assert main(["train", *settings]) == 0
+    checkpoint = tmp_path / "cli" / "checkpoint.pt"
+    steps = load_checkpoint(checkpoint)["global_step"]
+    assert main(["train", "--resume", str(checkpoint), f"total_steps={steps + 200}"]) == 0
+    data = load_checkpoint(checkpoint)
+    assert data["global_step"] >= steps + 200
+    assert data["config"]["ent_coef"] == 0.02 != TrainConfig.ent_coef  # not the defaults
+    assert main(["train", "--resume", str(checkpoint), "entcoef=1"]) == 2
