@@ -92,6 +92,11 @@ class TrainConfig:
     same deal from the same seat: the reward becomes the gain over the heuristic (the
     arena's duplicate measure). Unbiased (the baseline does not depend on the learner's
     actions) and far less noisy: the luck of the deal cancels."""
+    heuristic_coef: float = 0.0
+    """Weight of a cross-entropy term in the PPO loss that pulls the policy toward
+    HeuristicAgent's decision in the states the learner itself reaches (DAgger-style
+    guidance, where the learner's selection so far is the start of the heuristic's own
+    plan); 0 turns it off and skips the labelling."""
     bc_learning_rate: float = 1e-3
     """Adam learning rate of behaviour cloning (annealed to zero over its passes)."""
     bc_minibatch_size: int = 512

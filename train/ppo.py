@@ -19,6 +19,7 @@ import numpy as np
 import torch
 import yaml
 from torch import nn
+from torch.distributions import Categorical
 from torch.utils.tensorboard import SummaryWriter
 
 from agents.arena import run_arena
@@ -36,6 +37,14 @@ def run_name(config: TrainConfig) -> str:
     return f"shengji_v0__{config.exp_name}__{config.seed}__{int(time.time())}"
 
 
+def guidance_loss(distribution: Categorical, teacher: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy toward the heuristic's labels, over the samples that have one."""
+    labelled = teacher >= 0
+    if not labelled.any():
+        return torch.zeros(())
+    return -distribution.log_prob(teacher.clamp(min=0).long())[labelled].mean()
+
+
 def ppo_update(
     net: PolicyNet,
     optimizer: torch.optim.Optimizer,
@@ -46,7 +55,16 @@ def ppo_update(
     """PPO's clipped objective over ``update_epochs`` passes of shuffled minibatches."""
     tensors = {
         k: torch.from_numpy(batch[k])
-        for k in ("obs", "masks", "actions", "logprobs", "advantages", "returns", "values")
+        for k in (
+            "obs",
+            "masks",
+            "actions",
+            "logprobs",
+            "advantages",
+            "returns",
+            "values",
+            "teacher",
+        )
     }
     size = len(batch["actions"])
     stats: dict[str, float] = {}
@@ -55,9 +73,10 @@ def ppo_update(
         order = rng.permutation(size)
         for start in range(0, size, config.minibatch_size):
             index = torch.from_numpy(order[start : start + config.minibatch_size])
-            logprobs, entropy, values = net.evaluate(
-                tensors["obs"][index], tensors["masks"][index], tensors["actions"][index].long()
-            )
+            logits, values = net(tensors["obs"][index], tensors["masks"][index])
+            distribution = Categorical(logits=logits)
+            logprobs = distribution.log_prob(tensors["actions"][index].long())
+            entropy = distribution.entropy()
             log_ratio = logprobs - tensors["logprobs"][index]
             ratio = log_ratio.exp()
             with torch.no_grad():
@@ -74,6 +93,9 @@ def ppo_update(
             value_loss = 0.5 * ((values - tensors["returns"][index]) ** 2).mean()
             entropy_loss = entropy.mean()
             loss = policy_loss - config.ent_coef * entropy_loss + config.vf_coef * value_loss
+            if config.heuristic_coef:
+                guidance = guidance_loss(distribution, tensors["teacher"][index])
+                loss = loss + config.heuristic_coef * guidance
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), config.max_grad_norm)
@@ -84,6 +106,8 @@ def ppo_update(
             "losses/entropy": entropy_loss.item(),
             "losses/approx_kl": approx_kl,
         }
+        if config.heuristic_coef:
+            stats["losses/guidance"] = guidance.item()
         if config.target_kl and approx_kl > config.target_kl:
             break
     returns, values = batch["returns"], batch["values"]

@@ -23,13 +23,48 @@ import numpy as np
 import torch
 
 from agents import HeuristicAgent, load_agent
+from shengji_env.actions import COMMIT
 from shengji_env.env import raw_env
 
 from .bc import play_heuristic_hand
 from .config import TrainConfig
 from .network import PolicyNet, make_network
 
-BATCH_KEYS = ("obs", "masks", "actions", "logprobs", "values", "advantages", "returns")
+BATCH_KEYS = (
+    "obs",
+    "masks",
+    "actions",
+    "logprobs",
+    "values",
+    "teacher",
+    "advantages",
+    "returns",
+)
+NO_LABEL = -1
+
+
+class HeuristicTeacher:
+    """HeuristicAgent's next action in a state the learner reached: the next card of the
+    heuristic's own plan for the decision while the learner's selection so far is that
+    plan's start (``COMMIT`` once it is all selected); ``NO_LABEL`` once the learner has
+    left the plan, where the heuristic, which plans whole decisions, has no answer."""
+
+    def __init__(self) -> None:
+        self.bot = HeuristicAgent()
+        self._plans: dict[int, tuple[Any, list[int]]] = {}
+
+    def label(self, observed: dict[str, np.ndarray], info: dict[str, Any]) -> int:
+        view = info["view"]
+        cached = self._plans.get(id(view))
+        if cached is None or cached[0] is not view:
+            if len(self._plans) > 256:
+                self._plans.clear()
+            cached = self._plans[id(view)] = (view, list(self.bot.decide(view)))
+        plan, selected = cached[1], list(info.get("selection", ()))
+        if plan[: len(selected)] != selected:
+            return NO_LABEL
+        action = plan[len(selected)] if len(selected) < len(plan) else COMMIT
+        return action if observed["action_mask"][action] else NO_LABEL
 
 
 @dataclass
@@ -67,6 +102,7 @@ class Collector:
         self.kinds, self.weights = kinds, weights / weights.sum()
         self.baseline_env = raw_env(**config.env_options) if config.duplicate_baseline else None
         self.baseline_bot = HeuristicAgent()
+        self.teacher = HeuristicTeacher() if config.heuristic_coef > 0 else None
 
     def load(self, policy_state: dict, snapshot_states: Sequence[dict]) -> None:
         self.policy.load_state_dict(policy_state)
@@ -151,6 +187,9 @@ class Collector:
         for index, (hand, seat, observed) in enumerate(group):
             action = int(actions[index])
             if key == "learner":
+                teacher = NO_LABEL
+                if self.teacher is not None:
+                    teacher = self.teacher.label(observed, hand.env.infos[hand.env.agent_selection])
                 hand.samples.setdefault(seat, []).append(
                     (
                         observed["observation"],
@@ -158,6 +197,7 @@ class Collector:
                         action,
                         float(logprobs[index]),
                         float(values[index]),
+                        teacher,
                     )
                 )
             hand.env.step(action)
@@ -167,7 +207,7 @@ class Collector:
         parts: dict[str, list[np.ndarray]] = {k: [] for k in BATCH_KEYS}
         for seat in sorted(hand.samples):
             samples = hand.samples[seat]
-            obs, masks, actions, logprobs, values = (
+            obs, masks, actions, logprobs, values, teacher = (
                 np.array(column) for column in zip(*samples, strict=True)
             )
             rewards = np.zeros(len(samples), dtype=np.float32)
@@ -176,7 +216,7 @@ class Collector:
             advantages = gae(rewards, values, config.gamma, config.gae_lambda)
             for key, column in zip(
                 BATCH_KEYS,
-                (obs, masks, actions, logprobs, values, advantages, advantages + values),
+                (obs, masks, actions, logprobs, values, teacher, advantages, advantages + values),
                 strict=True,
             ):
                 parts[key].append(column)
