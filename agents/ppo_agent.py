@@ -15,12 +15,10 @@ def _load_network(file: Path, mtime_ns: int) -> Any:
     """The policy network of a checkpoint, loaded once per process (an arena builds an
     agent per seat and hand; a full training checkpoint with its league is large)."""
     from train.checkpoint import load_checkpoint
-    from train.network import make_network
+    from train.network import network_from_checkpoint
 
     del mtime_ns  # part of the cache key only: a rewritten file is loaded again
-    data = load_checkpoint(file)
-    net = make_network(data.get("config", {}))
-    net.load_state_dict(data["model"])
+    net = network_from_checkpoint(load_checkpoint(file), file)
     net.eval()
     return net
 

@@ -19,6 +19,7 @@ import numpy as np
 from .actions import Decision, DecisionKind
 from .rules import Bid, Game, Phase, RuleConfig, TrickRecord, TrumpContext
 from .rules.cards import NUM_CARD_TYPES, NUM_RANKS, NUM_SUITS
+from .rules.trick import trick_winner
 from .rules.trump import NUM_EFFECTIVE_SUITS
 
 CARDS = NUM_CARD_TYPES
@@ -43,6 +44,7 @@ OBS_BLOCKS: tuple[tuple[str, int], ...] = (
     ("leader", 4),
     ("phase", 4),
     ("progress", 5),
+    ("trick_winner", 4),
 )
 """(name, size) of each block, in order; sizes are derived, never typed elsewhere."""
 
@@ -57,7 +59,8 @@ def _layout(blocks: tuple[tuple[str, int], ...]) -> dict[str, slice]:
 
 OBS_LAYOUT: dict[str, slice] = _layout(OBS_BLOCKS)
 OBS_SIZE = sum(size for _, size in OBS_BLOCKS)
-_PHASES = {DecisionKind.BID: 0, DecisionKind.BURY: 1, DecisionKind.LEAD: 2, DecisionKind.FOLLOW: 3}
+PHASES = {DecisionKind.BID: 0, DecisionKind.BURY: 1, DecisionKind.LEAD: 2, DecisionKind.FOLLOW: 3}
+"""Position of each decision kind in the ``phase`` block."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,7 @@ def _row_offsets(block: str) -> tuple[tuple[int, ...], ...]:
 
 _PLAYED_ROWS = _row_offsets("played")
 _TRICK_ROWS = _row_offsets("trick")
+_WINNER = OBS_LAYOUT["trick_winner"]
 _REVEALED_ROWS = _row_offsets("revealed")
 
 
@@ -248,6 +252,11 @@ class _Vectors:
                 vector, start = self.vectors[observer], _TRICK_ROWS[observer][seat]
                 for card, value in values:
                     vector[start + card] = value
+        self.vectors[:, _WINNER] = 0.0
+        if game.trick and game.ctx is not None:
+            winner = (game.leader + trick_winner(game.trick, game.ctx)) % 4
+            for observer in range(4):
+                self.vectors[observer, _WINNER.start + (winner - observer) % 4] = 1.0
         self.trick_state = trick_state
 
     def _sync_trump_tables(self, game: Game) -> None:
@@ -292,7 +301,7 @@ class ObservationEncoder:
             start = _START["selection"]
             for card in decision.selection:
                 vector[start + card] += self.scale
-            vector[_START["phase"] + _PHASES[decision.kind]] = 1.0
+            vector[_START["phase"] + PHASES[decision.kind]] = 1.0
         self._encode_public(vector, game, seat)
         return vector
 

@@ -13,7 +13,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE
+from shengji_env.actions import DecisionKind
+from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE, PHASES
 from shengji_env.rules.cards import (
     BIG_JOKER,
     NUM_CARD_TYPES,
@@ -77,11 +78,13 @@ def _card_columns() -> tuple[np.ndarray, np.ndarray]:
 
 
 class Canonicalize(nn.Module):
-    """Observation (batch, 1013) -> the same features with every card chunk in slot order,
-    and the per-sample ``slot_of_card`` index to map card logits back."""
+    """Observation (batch, 1013) -> the same features with every card chunk in slot order
+    (then, with ``card_features``, :class:`CardFeatures`), and the per-sample
+    ``slot_of_card`` index to map card logits back."""
 
-    def __init__(self) -> None:
+    def __init__(self, card_features: bool = False) -> None:
         super().__init__()
+        self.card_features = CardFeatures() if card_features else None
         slot_of_card, card_of_slot = _tables()
         card_columns, rest = _card_columns()
         self.register_buffer("slot_of_card", torch.from_numpy(slot_of_card), persistent=False)
@@ -98,4 +101,48 @@ class Canonicalize(nn.Module):
         order = self.card_of_slot[row].unsqueeze(1).expand(-1, self.chunks, -1)
         canonical = cards.gather(2, order)  # (batch, chunks, 54) by slot
         features = torch.cat([canonical.flatten(1), obs[:, self.rest]], dim=1)
+        if self.card_features is not None:
+            burying = obs[:, BURY_COLUMN]
+            features = torch.cat([features, self.card_features(canonical, burying)], dim=1)
         return features, self.slot_of_card[row]
+
+
+BURY_COLUMN = OBS_LAYOUT["phase"].start + PHASES[DecisionKind.BURY]
+NUM_GROUPS = NUM_SUITS + 1  # the plain suits and trump
+_HAND, _PLAYED, _KITTY = 0, slice(2, 6), 14
+_TRUMP_CARDS, _CARD_ORDER = 15, 16
+PLAIN_SUIT_SLOTS = NUM_RANKS - 1  # a plain suit's slots: its ranks less the level rank
+CARD_FEATURES = 3 * NUM_CARD_TYPES + 2 * NUM_GROUPS
+SUM_SCALE = float(PLAIN_SUIT_SLOTS)  # sums over a suit, brought near the inputs' [0, 1]
+
+
+class CardFeatures(nn.Module):
+    """Card-counting features a player works out from the public record, per slot:
+    how many copies of a card are still out (not played, not in the observer's hand or
+    kitty), how many outstanding cards of its suit beat it, and which cards in hand no
+    outstanding card beats; then per suit (trump as one) the cards out and in hand. Counts
+    in decks (1.0 = every copy), sums over a suit divided by ``SUM_SCALE``. Works on
+    :class:`Canonicalize`'s card chunks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        suit_of_slot = torch.arange(NUM_CARD_TYPES) // PLAIN_SUIT_SLOTS
+        self.register_buffer("suit_of_slot", suit_of_slot.clamp(max=NUM_SUITS - 1), False)
+
+    def forward(self, cards: torch.Tensor, burying: torch.Tensor) -> torch.Tensor:
+        """``cards``: (batch, chunks, 54) in slot order; ``burying``: (batch,) 1.0 where
+        the dealer is choosing the kitty (still in the hand then) -> (batch, CARD_FEATURES)."""
+        hand = cards[:, _HAND]
+        kitty = cards[:, _KITTY] * (1.0 - burying[:, None])
+        out = (1.0 - cards[:, _PLAYED].sum(1) - hand - kitty).clamp(min=0.0)
+        trump = cards[:, _TRUMP_CARDS] > 0.5
+        group = torch.where(trump, NUM_SUITS, self.suit_of_slot.expand_as(hand))
+        order = cards[:, _CARD_ORDER]
+        beats = (group[:, None, :] == group[:, :, None]) & (order[:, None, :] > order[:, :, None])
+        higher_out = (beats.float() @ out[:, :, None]).squeeze(-1)
+        boss = ((hand > 0) & (higher_out < 1e-6)).float()
+        groups = nn.functional.one_hot(group, NUM_GROUPS).float()  # (batch, 54, 5)
+        out_by_group = (out[:, None, :] @ groups).squeeze(1)
+        hand_by_group = (hand[:, None, :] @ groups).squeeze(1)
+        sums = torch.cat([higher_out, out_by_group, hand_by_group], dim=1) / SUM_SCALE
+        return torch.cat([out, boss, sums], dim=1)

@@ -18,7 +18,7 @@ from shengji_env.rules import RuleConfig
 
 OPPONENT_KINDS = ("self", "snapshot", "heuristic", "greedy", "random")
 BACKENDS = ("local", "ray")
-NETWORKS = ("mlp", "canonical")
+NETWORKS = ("mlp", "canonical", "counting")
 
 
 @dataclasses.dataclass
@@ -51,7 +51,9 @@ class TrainConfig:
     """Hidden layer widths of the policy-value MLP."""
     network: str = "mlp"
     """``mlp`` over the observation as it is, or ``canonical``: card features in
-    trump-relative slots first (the same role, the same input, whatever the trump)."""
+    trump-relative slots first (the same role, the same input, whatever the trump), or
+    ``counting``: canonical plus card-counting features (cards still out, outstanding cards
+    that beat each card, the cards in hand nothing outstanding beats)."""
     learning_rate: float = 3e-4
     """Adam learning rate (annealed linearly to zero when ``anneal_lr``)."""
     anneal_lr: bool = True

@@ -24,7 +24,7 @@ from shengji_env.env import raw_env
 from shengji_env.rules import RuleConfig, format_card
 
 from .checkpoint import load_checkpoint
-from .network import make_network
+from .network import network_from_checkpoint
 
 MANIFEST_FORMAT = "shengji-policy"
 MANIFEST_VERSION = 1
@@ -63,8 +63,7 @@ def export_policy(checkpoint: Path, out_dir: Path, golden: int = 4) -> Path:
     """Write ``policy.onnx`` and ``manifest.json`` to ``out_dir``; returns the manifest path."""
     data = load_checkpoint(checkpoint)
     config = data["config"]
-    net = make_network(config)
-    net.load_state_dict(data["model"])
+    net = network_from_checkpoint(data, checkpoint)
     net.eval()
     out_dir.mkdir(parents=True, exist_ok=True)
     model_path = out_dir / "policy.onnx"

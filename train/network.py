@@ -11,7 +11,7 @@ from torch.distributions import Categorical
 from shengji_env.actions import NUM_ACTIONS
 from shengji_env.encoding import OBS_SIZE
 
-from .canonical import Canonicalize
+from .canonical import CARD_FEATURES, Canonicalize
 
 MASKED_LOGIT = -1e9
 
@@ -27,7 +27,8 @@ class PolicyNet(nn.Module):
     """Shared trunk, a policy head over the 55 card-by-card actions and a value head.
 
     With ``canonical`` the card features are first put in trump-relative slot order
-    (:mod:`train.canonical`) and the card logits mapped back to card ids.
+    (:mod:`train.canonical`) and the card logits mapped back to card ids; with
+    ``card_features`` too, card-counting features are added to them.
     """
 
     def __init__(
@@ -35,11 +36,14 @@ class PolicyNet(nn.Module):
         hidden_sizes: Sequence[int] = (512, 256),
         obs_size: int = OBS_SIZE,
         canonical: bool = False,
+        card_features: bool = False,
     ) -> None:
         super().__init__()
-        self.canonical = Canonicalize() if canonical else None
+        if card_features and not canonical:
+            raise ValueError("card_features work on the canonical (trump-relative) slots")
+        self.canonical = Canonicalize(card_features) if canonical else None
         layers: list[nn.Module] = []
-        width = obs_size
+        width = obs_size + (CARD_FEATURES if card_features else 0)
         for size in hidden_sizes:
             layers += [_layer(width, size), nn.ReLU()]
             width = size
@@ -81,7 +85,31 @@ class PolicyNet(nn.Module):
 
 def make_network(config: dict) -> PolicyNet:
     """The network a (training) config dict describes."""
+    network = config.get("network", "mlp")
     return PolicyNet(
         config.get("hidden_sizes", [512, 256]),
-        canonical=config.get("network", "mlp") == "canonical",
+        canonical=network in ("canonical", "counting"),
+        card_features=network == "counting",
     )
+
+
+def network_from_checkpoint(data: dict, source: object = "checkpoint") -> PolicyNet:
+    """The policy network of loaded checkpoint ``data``, its weights in place.
+
+    Raises:
+        ValueError: the weights do not fit the network this version builds from the
+            checkpoint's config (another observation layout or network shape).
+    """
+    net = make_network(data.get("config", {}))
+    expected = {k: tuple(v.shape) for k, v in net.state_dict().items()}
+    found = {k: tuple(v.shape) for k, v in data["model"].items()}
+    if found != expected:
+        inputs = found.get("trunk.0.weight", (0, 0))[1]
+        raise ValueError(
+            f"{source}: its weights do not fit this version's network (first layer takes "
+            f"{inputs} inputs, this version {expected['trunk.0.weight'][1]}; observation "
+            f"size now {OBS_SIZE}): it was trained with another observation layout or "
+            "network; retrain it, or use the version it was made with"
+        )
+    net.load_state_dict(data["model"])
+    return net

@@ -111,7 +111,7 @@ def test_plot_labels_are_short(tmp_path):
     from train.cli import plot_result, short_name
 
     assert short_name("ppo:runs/demo/checkpoint.pt") == "ppo:demo"
-    assert short_name("ppo:models/quick-v1") == "ppo:quick-v1"
+    assert short_name("ppo:models/quick-v2") == "ppo:quick-v2"
     assert short_name("search:rollouts=4") == "search:rollouts=4"
     result = run_arena(["greedy", "random"], 2, options={"decks": 1})
     plot_result(result, tmp_path / "arena.png")

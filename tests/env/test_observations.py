@@ -7,6 +7,7 @@ import pytest
 
 from shengji_env.actions import Decision
 from shengji_env.encoding import OBS_BLOCKS, OBS_LAYOUT, OBS_SIZE, ObservationEncoder, seat_view
+from shengji_env.rules.trick import trick_winner
 
 from .helpers import random_states, reshuffle_hidden
 
@@ -68,3 +69,22 @@ def test_values_lie_in_the_box():
         assert observation.dtype == np.float32
         assert observation.min() >= 0.0 and observation.max() <= 1.0
         assert env.observation_space(env.agent_selection)["observation"].contains(observation)
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=["1d", "2d", "3d-twos"])
+def test_trick_winner_is_the_play_winning_the_trick_so_far(options):
+    winners = set()
+    for env in random_states(seed=5, hands=2, **options):
+        game = env.game
+        for observer in range(4):
+            agent = env.possible_agents[observer]
+            block = env.observe(agent)["observation"][OBS_LAYOUT["trick_winner"]]
+            if not game.trick:
+                assert not block.any()
+                continue
+            winner = (game.leader + trick_winner(game.trick, game.ctx)) % 4
+            expected = np.zeros(4, dtype=np.float32)
+            expected[(winner - observer) % 4] = 1.0
+            np.testing.assert_array_equal(block, expected)
+            winners.add(len(game.trick) - 1 - (winner - game.leader) % 4)
+    assert {0, 1, 2} <= winners  # led plays, later plays winning: both seen

@@ -1,11 +1,13 @@
 """Trump-relative slots: a permutation per hand, and a network that respects it."""
 
 import numpy as np
+import pytest
 import torch
 
+from shengji_env.actions import DecisionKind
 from shengji_env.env import raw_env
 from shengji_env.rules import parse_cards
-from train.canonical import canonical_slots
+from train.canonical import CARD_FEATURES, SUM_SCALE, Canonicalize, canonical_slots
 from train.export import export_policy
 from train.network import PolicyNet
 from train.ppo import train
@@ -39,8 +41,9 @@ def test_canonical_network_masks_and_maps_logits_back_to_cards():
         env.step(int(logits[0].argmax()))
 
 
-def test_canonical_training_exports_with_parity(tmp_path):
-    run = train(tiny(tmp_path, "num_workers=0", "total_steps=500", "network=canonical"))
+@pytest.mark.parametrize("network", ["canonical", "counting"])
+def test_canonical_training_exports_with_parity(tmp_path, network):
+    run = train(tiny(tmp_path, "num_workers=0", "total_steps=500", f"network={network}"))
     export_policy(run / "checkpoint.pt", tmp_path / "export")
     from agents.onnx_agent import OnnxAgent
     from train.checkpoint import load_checkpoint
@@ -51,6 +54,9 @@ def test_canonical_training_exports_with_parity(tmp_path):
     net.load_state_dict(data["model"])
     env = raw_env()
     env.reset(seed=1)
+    for _ in range(80):  # into the play, where the counting features are not all zero
+        observed = env.observe(env.agent_selection)
+        env.step(int(np.flatnonzero(observed["action_mask"])[0]))
     observed = env.observe(env.agent_selection)
     obs, mask = observed["observation"][None], observed["action_mask"][None]
     with torch.no_grad():
@@ -58,3 +64,51 @@ def test_canonical_training_exports_with_parity(tmp_path):
     actual, _ = OnnxAgent(str(tmp_path / "export")).logits(obs, mask)
     legal = mask.astype(bool)
     np.testing.assert_allclose(actual[legal], expected.numpy()[legal], atol=1e-4)
+
+
+def _expected_counting(view, decks):
+    """Cards out, outstanding cards beating each card and bosses in hand, by card id,
+    worked out from the seat's view with the rules' own trump context."""
+    ctx = view.ctx
+    kitty = [] if view.kind is DecisionKind.BURY else list(view.kitty)  # burying: in hand
+    seen = [c for row in view.played for c in row] + list(view.hand) + kitty
+    out = [decks - seen.count(c) for c in range(54)]
+    higher = [
+        sum(
+            out[d]
+            for d in range(54)
+            if ctx.suits[d] == ctx.suits[c] and ctx.rank_keys[d] > ctx.rank_keys[c]
+        )
+        for c in range(54)
+    ]
+    boss = [c in view.hand and higher[c] == 0 for c in range(54)]
+    return (
+        np.array(out) / decks,
+        np.array(boss, dtype=float),
+        np.array(higher) / decks / SUM_SCALE,
+    )
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3])
+def test_card_counting_features_match_the_rules(decks):
+    canonicalize = Canonicalize(card_features=True)
+    env = raw_env(decks=decks)
+    env.reset(seed=decks)
+    rng = np.random.default_rng(decks)
+    checked = 0
+    for step, name in enumerate(env.agent_iter()):
+        observed, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        view = info["view"]
+        if view.ctx is not None and step % 3 == 0:
+            features, slot_of_card = canonicalize(torch.from_numpy(observed["observation"])[None])
+            extra = features[0, -CARD_FEATURES:].numpy()
+            slots = slot_of_card[0].numpy()
+            for index, expected in enumerate(_expected_counting(view, decks)):
+                block = extra[index * 54 : (index + 1) * 54]
+                np.testing.assert_allclose(block[slots], expected, atol=1e-5, err_msg=name)
+            checked += 1
+        env.step(int(rng.choice(np.flatnonzero(observed["action_mask"]))))
+    assert checked > 10

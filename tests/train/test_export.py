@@ -17,7 +17,7 @@ from train.export import export_policy, golden_positions
 from train.network import make_network
 
 ROOT = Path(__file__).parents[2]
-MODEL = ROOT / "models" / "quick-v1"
+MODEL = ROOT / "models" / "quick-v2"
 
 
 @pytest.fixture(scope="module")

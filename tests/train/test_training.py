@@ -92,6 +92,16 @@ def test_corrupt_checkpoints_are_named(tmp_path):
         load_agent(f"ppo:{broken}")
 
 
+def test_a_checkpoint_of_another_observation_layout_is_refused_by_name(tmp_path):
+    run = train(tiny(tmp_path, "num_workers=0", "total_steps=300"))
+    data = load_checkpoint(run / "checkpoint.pt")
+    weight = data["model"]["trunk.0.weight"]
+    data["model"]["trunk.0.weight"] = weight[:, :-4]  # as saved before a block was added
+    torch.save(data, tmp_path / "old.pt")
+    with pytest.raises(ValueError, match=r"old\.pt.*do not fit.*first layer takes"):
+        load_agent(f"ppo:{tmp_path / 'old.pt'}")
+
+
 def test_shipped_configs_load():
     from pathlib import Path
 
