@@ -74,13 +74,10 @@ class PolicyNet(nn.Module):
         logprobs = torch.log_softmax(logits, dim=-1).gather(1, actions[:, None]).squeeze(-1)
         return actions, logprobs, values
 
-    def evaluate(
-        self, obs: torch.Tensor, mask: torch.Tensor, actions: torch.Tensor
-    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Log-probabilities of ``actions``, the entropies and the values."""
+    def evaluate(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[Categorical, torch.Tensor]:
+        """The masked action distributions and the values (for the PPO loss)."""
         logits, values = self(obs, mask)
-        distribution = Categorical(logits=logits)
-        return distribution.log_prob(actions), distribution.entropy(), values
+        return Categorical(logits=logits), values
 
 
 def make_network(config: dict) -> PolicyNet:
