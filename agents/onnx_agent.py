@@ -13,6 +13,8 @@ import numpy as np
 from shengji_env.actions import NUM_ACTIONS
 from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE
 
+from .advice import HeuristicTeacher
+
 MASKED_LOGIT = -1e9
 
 
@@ -40,6 +42,7 @@ class OnnxAgent:
             options,
             providers=["CPUExecutionProvider"],
         )
+        self.advisor = HeuristicTeacher() if "advice" in self.manifest["inputs"] else None
         self.sample = bool(sample)
         self.rng = np.random.default_rng(seed)
         self._checked_rules = False
@@ -47,22 +50,32 @@ class OnnxAgent:
     def reset(self) -> None:
         pass
 
-    def logits(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Masked logits and values for a batch."""
-        logits, values = self.session.run(
-            None,
-            {
-                "observation": observations.astype(np.float32, copy=False),
-                "action_mask": masks.astype(np.int8, copy=False),
-            },
-        )
+    def logits(
+        self, observations: np.ndarray, masks: np.ndarray, advice: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Masked logits and values for a batch (``advice``: the heuristic's next actions,
+        -1 for none; an advised policy needs it)."""
+        inputs = {
+            "observation": observations.astype(np.float32, copy=False),
+            "action_mask": masks.astype(np.int8, copy=False),
+        }
+        if self.advisor is not None:
+            if advice is None:
+                raise ValueError("this policy is advised: pass the heuristic's advice")
+            inputs["advice"] = advice.astype(np.int64, copy=False)
+        logits, values = self.session.run(None, inputs)
         return logits, values
 
     def act(self, observation: dict[str, np.ndarray], info: dict[str, Any]) -> int:
         if not self._checked_rules and "view" in info:
             check_rules(self.manifest, info["view"].config.to_dict())
             self._checked_rules = True
-        logits, _ = self.logits(observation["observation"][None], observation["action_mask"][None])
+        advice = None
+        if self.advisor is not None:
+            advice = np.array([self.advisor.label(observation, info)])
+        logits, _ = self.logits(
+            observation["observation"][None], observation["action_mask"][None], advice
+        )
         if not self.sample:
             return int(logits[0].argmax())
         probabilities = np.exp(logits[0] - logits[0].max())

@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from .advice import HeuristicTeacher
+
 
 @functools.lru_cache(maxsize=4)
 def _load_network(file: Path, mtime_ns: int) -> Any:
@@ -24,7 +26,8 @@ def _load_network(file: Path, mtime_ns: int) -> Any:
 
 
 class PPOAgent:
-    """Plays the policy's most likely legal action (or samples with ``sample=1``)."""
+    """Plays the policy's most likely legal action (or samples with ``sample=1``). An advised
+    policy gets HeuristicAgent's advice computed alongside."""
 
     def __init__(self, path: str, sample: int = 0, seed: int | None = None) -> None:
         import torch
@@ -34,6 +37,7 @@ class PPOAgent:
             file = file / "policy.pt"
         self.net = _load_network(file.resolve(), file.stat().st_mtime_ns if file.exists() else 0)
         self.sample = bool(sample)
+        self.advisor = HeuristicTeacher() if self.net.advised else None
         self.generator = torch.Generator().manual_seed(seed or 0)
         self._torch = torch
 
@@ -45,7 +49,10 @@ class PPOAgent:
         with torch.no_grad():
             obs = torch.from_numpy(observation["observation"])[None]
             mask = torch.from_numpy(observation["action_mask"])[None]
-            logits, _ = self.net(obs, mask)
+            advice = None
+            if self.advisor is not None:
+                advice = torch.tensor([self.advisor.label(observation, info)])
+            logits, _ = self.net(obs, mask, advice)
             if self.sample:
                 return int(
                     torch.multinomial(torch.softmax(logits, -1), 1, generator=self.generator)

@@ -11,8 +11,9 @@ fractions in [0, 1]) to fit millions of samples in memory.
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,19 +31,32 @@ VALIDATION_SHARE = 0.05
 
 @dataclass
 class Demonstrations:
-    """Decisions of the heuristic bot with each seat's reward for its hand."""
+    """A teacher's decisions with each seat's value target for its hand, and the
+    heuristic's advice in each state (``NO_LABEL`` where it has none)."""
 
     obs: np.ndarray  # float16 [n, OBS_SIZE]
     masks: np.ndarray  # int8 [n, 55]
     actions: np.ndarray  # int64 [n]
     returns: np.ndarray  # float32 [n]
+    advice: np.ndarray  # int64 [n]
 
     def __len__(self) -> int:
         return len(self.actions)
 
     def subset(self, index: np.ndarray) -> Demonstrations:
-        return Demonstrations(
-            self.obs[index], self.masks[index], self.actions[index], self.returns[index]
+        return Demonstrations(**{k: v[index] for k, v in self.arrays().items()})
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> Demonstrations:
+        return cls(**{f.name: np.asarray(arrays[f.name]) for f in fields(cls)})
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[Demonstrations]) -> Demonstrations:
+        return cls(
+            **{f.name: np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(cls)}
         )
 
 
@@ -101,6 +115,7 @@ def heuristic_samples(
         np.array(masks, dtype=np.int8),
         np.array(actions, dtype=np.int64),
         np.array(returns, dtype=np.float32),
+        np.array(actions, dtype=np.int64),  # the heuristic's advice is its own action
     )
 
 
@@ -117,30 +132,43 @@ def collect_demonstrations(config: TrainConfig, count: int, seed: int) -> Demons
     else:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             parts = pool.starmap(heuristic_samples, jobs)
-    return Demonstrations(
-        *(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Demonstrations))
-    )
+    return Demonstrations.concatenate(parts)
 
 
 def _losses(
     net: PolicyNet, data: Demonstrations, index: np.ndarray
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Cross-entropy, value MSE and accuracy of the policy on ``data[index]``."""
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Cross-entropy and value MSE on ``data[index]``, and per sample whether the policy's
+    top action is the teacher's."""
     obs = torch.from_numpy(data.obs[index].astype(np.float32))
-    logits, values = net(obs, torch.from_numpy(data.masks[index]))
+    advice = torch.from_numpy(data.advice[index])
+    logits, values = net(obs, torch.from_numpy(data.masks[index]), advice)
     actions = torch.from_numpy(data.actions[index])
     cross_entropy = nn.functional.cross_entropy(logits, actions)
     value_error = nn.functional.mse_loss(values, torch.from_numpy(data.returns[index]))
-    accuracy = (logits.argmax(-1) == actions).float().mean()
-    return cross_entropy, value_error, accuracy
+    return cross_entropy, value_error, logits.argmax(-1) == actions, logits.argmax(-1) == advice
+
+
+def teacher_demonstrations(config: TrainConfig) -> Demonstrations:
+    """The clone's data: SearchAgent's label parts in ``bc_labels``, or fresh heuristic
+    games."""
+    if config.bc_labels:
+        from .distill import load_parts, make_parts
+
+        folder, count = Path(config.bc_labels), config.bc_label_parts
+        if count:
+            options, rollouts = config.env_options, config.bc_label_rollouts
+            make_parts(folder, count, options, rollouts, config.num_workers)
+        return load_parts(folder, count)
+    return collect_demonstrations(config, config.bc_steps, config.seed * 7919)
 
 
 def behaviour_clone(
     net: PolicyNet, config: TrainConfig, rng: np.random.Generator
 ) -> dict[str, float]:
-    """Fit the policy (cross-entropy) and the value head (hand reward) to the heuristic's
+    """Fit the policy (cross-entropy) and the value head (hand reward) to the teacher's
     games; returns the held-out scores (``bc/...``) for the logs."""
-    data = collect_demonstrations(config, config.bc_steps, config.seed * 7919)
+    data = teacher_demonstrations(config)
     held_out = max(1, int(len(data) * VALIDATION_SHARE))
     order = np.arange(len(data))  # the last hands are held out (whole hands, no leak)
     validation, training = order[-held_out:], order[:-held_out]
@@ -150,7 +178,7 @@ def behaviour_clone(
     for _ in range(config.bc_epochs):
         shuffled = rng.permutation(training)
         for start in range(0, len(shuffled), config.bc_minibatch_size):
-            cross_entropy, value_error, _ = _losses(
+            cross_entropy, value_error, _, _ = _losses(
                 net, data, shuffled[start : start + config.bc_minibatch_size]
             )
             optimizer.zero_grad()
@@ -163,17 +191,29 @@ def behaviour_clone(
 
 @torch.no_grad()
 def evaluate_clone(net: PolicyNet, data: Demonstrations, index: np.ndarray) -> dict[str, float]:
-    """Held-out cross-entropy, value error and how often the policy's top action is the
-    heuristic's."""
-    totals = np.zeros(3)
+    """Held-out cross-entropy, value error, how often the policy's top action is the
+    teacher's, and where the teacher departs from the heuristic's advice, how often the
+    policy departs with it (``bc/departures_followed``) and how often the policy departs
+    where the teacher does not (``bc/false_departures``)."""
+    totals = np.zeros(2)
+    right, on_advice = [], []
     for start in range(0, len(index), 4096):
         part = index[start : start + 4096]
-        scores = _losses(net, data, part)
-        totals += np.array([float(s) for s in scores]) * len(part)
-    cross_entropy, value_error, accuracy = totals / max(1, len(index))
+        cross_entropy, value_error, correct, advised = _losses(net, data, part)
+        totals += np.array([float(cross_entropy), float(value_error)]) * len(part)
+        right.append(correct.numpy())
+        on_advice.append(advised.numpy())
+    cross_entropy, value_error = totals / max(1, len(index))
+    correct, advised = np.concatenate(right), np.concatenate(on_advice)
+    advice = data.advice[index]
+    departs = (advice >= 0) & (data.actions[index] != advice)
+    kept = (advice >= 0) & ~departs
     return {
         "bc/cross_entropy": cross_entropy,
         "bc/value_mse": value_error,
-        "bc/accuracy": accuracy,
+        "bc/accuracy": float(correct.mean()),
+        "bc/departures": float(departs.mean()),
+        "bc/departures_followed": float(correct[departs].mean()) if departs.any() else 1.0,
+        "bc/false_departures": float((~advised[kept]).mean()) if kept.any() else 0.0,
         "bc/samples": float(len(data)),
     }

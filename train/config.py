@@ -54,6 +54,11 @@ class TrainConfig:
     trump-relative slots first (the same role, the same input, whatever the trump), or
     ``counting``: canonical plus card-counting features (cards still out, outstanding cards
     that beat each card, the cards in hand nothing outstanding beats)."""
+    advice: bool = False
+    """The policy also reads HeuristicAgent's advice (the action it would take next in the
+    state) and starts from a learned bonus for it: it learns where to depart from the
+    heuristic. Playing such a policy runs the heuristic alongside (the ONNX export takes
+    the advice as a third input)."""
     learning_rate: float = 3e-4
     """Adam learning rate (annealed linearly to zero when ``anneal_lr``)."""
     anneal_lr: bool = True
@@ -99,6 +104,15 @@ class TrainConfig:
     HeuristicAgent's decision in the states the learner itself reaches (DAgger-style
     guidance, where the learner's selection so far is the start of the heuristic's own
     plan); 0 turns it off and skips the labelling."""
+    bc_labels: str = ""
+    """Folder of SearchAgent label parts (``python -m train.distill``) to clone instead of
+    fresh HeuristicAgent games (``bc_steps`` then unused)."""
+    bc_label_parts: int = 0
+    """With ``bc_labels``: clone parts 0 .. N-1, making the missing ones first in
+    ``num_workers`` processes (10 deals a part; a part is kept once made, so an
+    interrupted start resumes); 0 clones whatever parts the folder holds."""
+    bc_label_rollouts: int = 48
+    """SearchAgent's rollouts per decision when making label parts."""
     bc_learning_rate: float = 1e-3
     """Adam learning rate of behaviour cloning (annealed to zero over its passes)."""
     bc_minibatch_size: int = 512
@@ -139,6 +153,13 @@ class TrainConfig:
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.bc_label_parts < 0 or self.bc_label_rollouts < 1:
+            raise ValueError(
+                "bc_label_parts must be >= 0 and bc_label_rollouts >= 1, got "
+                f"{self.bc_label_parts} and {self.bc_label_rollouts}"
+            )
+        if self.bc_label_parts and not self.bc_labels:
+            raise ValueError("bc_label_parts needs bc_labels, the folder to keep the parts in")
         if self.num_workers < 0:
             raise ValueError(f"num_workers must be >= 0, got {self.num_workers}")
         if self.network not in NETWORKS:

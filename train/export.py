@@ -1,10 +1,11 @@
 """Export a trained policy to ONNX with a JSON manifest, for front ends without PyTorch.
 
-The folder holds ``policy.onnx`` (inputs ``observation`` float32 (batch, 1013) and
-``action_mask`` int8 (batch, 55); outputs masked ``logits`` (batch, 55) and ``value``
-(batch,)) and ``manifest.json``: the action space, the observation layout (block names and
-slices), the rule configuration, the model's version and SHA-256, and golden
-input/output vectors recorded from real positions.
+The folder holds ``policy.onnx`` (inputs ``observation`` float32 (batch, OBS_SIZE) and
+``action_mask`` int8 (batch, 55), and for an advised policy ``advice`` int64 (batch,): the
+action HeuristicAgent would take next, -1 for none; outputs masked ``logits`` (batch, 55)
+and ``value`` (batch,)) and ``manifest.json``: the action space, the observation layout
+(block names and slices), the rule configuration, the inputs, the model's version and
+SHA-256, and golden input/output vectors recorded from real positions.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from agents.advice import HeuristicTeacher
 from shengji_env.actions import COMMIT, NUM_ACTIONS
 from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE
 from shengji_env.env import raw_env
@@ -41,11 +43,13 @@ def rule_config_of(config: dict[str, Any]) -> dict[str, Any]:
 
 def golden_positions(
     config: dict[str, Any], count: int, seed: int = 0
-) -> tuple[np.ndarray, np.ndarray]:
-    """Observations and masks of real decisions from seeded random play."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Observations, masks and the heuristic's advice of real decisions from seeded random
+    play."""
     env = raw_env(decks=config.get("decks", 2), **config.get("rules", {}))
+    advisor = HeuristicTeacher()
     rng = np.random.default_rng(seed)
-    observations, masks = [], []
+    observations, masks, advice = [], [], []
     env.reset(seed=seed)
     while len(observations) < count:
         if not env.agents or all(env.terminations.values()):
@@ -55,8 +59,9 @@ def golden_positions(
         if rng.random() < 0.05:
             observations.append(observed["observation"])
             masks.append(observed["action_mask"])
+            advice.append(advisor.label(observed, env.infos[env.agent_selection]))
         env.step(int(rng.choice(np.flatnonzero(observed["action_mask"]))))
-    return np.array(observations), np.array(masks)
+    return np.array(observations), np.array(masks), np.array(advice, dtype=np.int64)
 
 
 def export_policy(checkpoint: Path, out_dir: Path, golden: int = 4) -> Path:
@@ -68,7 +73,14 @@ def export_policy(checkpoint: Path, out_dir: Path, golden: int = 4) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     model_path = out_dir / "policy.onnx"
     batch = torch.export.Dim("batch")
-    example = (torch.zeros(2, OBS_SIZE), torch.ones(2, NUM_ACTIONS, dtype=torch.int8))
+    example: tuple[torch.Tensor, ...] = (
+        torch.zeros(2, OBS_SIZE),
+        torch.ones(2, NUM_ACTIONS, dtype=torch.int8),
+    )
+    input_names = ["observation", "action_mask"]
+    if net.advised:
+        example += (torch.zeros(2, dtype=torch.int64),)
+        input_names.append("advice")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(
@@ -77,14 +89,19 @@ def export_policy(checkpoint: Path, out_dir: Path, golden: int = 4) -> Path:
             str(model_path),
             dynamo=True,
             verbose=False,
-            input_names=["observation", "action_mask"],
+            input_names=input_names,
             output_names=["logits", "value"],
-            dynamic_shapes=({0: batch}, {0: batch}),
+            dynamic_shapes=tuple({0: batch} for _ in example),
             external_data=False,
         )
-    observations, masks = golden_positions(config, golden)
+    observations, masks, advice = golden_positions(config, golden)
     with torch.no_grad():
-        logits, values = net(torch.from_numpy(observations), torch.from_numpy(masks))
+        logits, values = net(
+            torch.from_numpy(observations), torch.from_numpy(masks), torch.from_numpy(advice)
+        )
+    inputs = {"observation": ["batch", OBS_SIZE], "action_mask": ["batch", NUM_ACTIONS]}
+    if net.advised:
+        inputs["advice"] = ["batch"]
     manifest = {
         "format": MANIFEST_FORMAT,
         "version": MANIFEST_VERSION,
@@ -99,7 +116,7 @@ def export_policy(checkpoint: Path, out_dir: Path, golden: int = 4) -> Path:
             "dtype": "float32",
             "blocks": {name: [block.start, block.stop] for name, block in OBS_LAYOUT.items()},
         },
-        "inputs": {"observation": ["batch", OBS_SIZE], "action_mask": ["batch", NUM_ACTIONS]},
+        "inputs": inputs,
         "outputs": {"logits": ["batch", NUM_ACTIONS], "value": ["batch"]},
         "rule_config": rule_config_of(config),
         "model": {
@@ -115,6 +132,7 @@ def export_policy(checkpoint: Path, out_dir: Path, golden: int = 4) -> Path:
             {
                 "observation": observations[i].tolist(),
                 "action_mask": masks[i].tolist(),
+                **({"advice": int(advice[i])} if net.advised else {}),
                 "logits": logits[i].tolist(),
                 "value": float(values[i]),
             }

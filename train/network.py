@@ -14,6 +14,7 @@ from shengji_env.encoding import OBS_SIZE
 from .canonical import CARD_FEATURES, Canonicalize
 
 MASKED_LOGIT = -1e9
+ADVICE_BONUS = 5.0  # an advised net starts by taking the advice (p ~ 0.9 among ~10 legal)
 
 
 def _layer(inputs: int, outputs: int, gain: float = 2**0.5) -> nn.Linear:
@@ -28,7 +29,10 @@ class PolicyNet(nn.Module):
 
     With ``canonical`` the card features are first put in trump-relative slot order
     (:mod:`train.canonical`) and the card logits mapped back to card ids; with
-    ``card_features`` too, card-counting features are added to them.
+    ``card_features`` too, card-counting features are added to them. With ``advised`` the
+    net also reads the heuristic's advice (:mod:`agents.advice`: the action HeuristicAgent
+    would take next, -1 where it has none) as a one-hot input and adds a learned bonus to
+    that action's logit, so it can learn where to depart from the heuristic.
     """
 
     def __init__(
@@ -37,13 +41,16 @@ class PolicyNet(nn.Module):
         obs_size: int = OBS_SIZE,
         canonical: bool = False,
         card_features: bool = False,
+        advised: bool = False,
     ) -> None:
         super().__init__()
         if card_features and not canonical:
             raise ValueError("card_features work on the canonical (trump-relative) slots")
         self.canonical = Canonicalize(card_features) if canonical else None
         layers: list[nn.Module] = []
-        width = obs_size + (CARD_FEATURES if card_features else 0)
+        self.advised = advised
+        self.advice_bonus = nn.Parameter(torch.tensor(ADVICE_BONUS)) if advised else None
+        width = obs_size + (CARD_FEATURES if card_features else 0) + (NUM_ACTIONS if advised else 0)
         for size in hidden_sizes:
             layers += [_layer(width, size), nn.ReLU()]
             width = size
@@ -51,32 +58,57 @@ class PolicyNet(nn.Module):
         self.policy = _layer(width, NUM_ACTIONS, gain=0.01)
         self.value = _layer(width, 1, gain=1.0)
 
-    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits and values for a batch."""
+    def forward(
+        self, obs: torch.Tensor, mask: torch.Tensor, advice: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits and values for a batch (``advice``: (batch,) action ids, -1 for
+        none; required by an advised net, ignored otherwise)."""
         if self.canonical is None:
-            hidden = self.trunk(obs)
-            logits = self.policy(hidden)
+            features, slot_of_card = obs, None
         else:
             features, slot_of_card = self.canonical(obs)
-            hidden = self.trunk(features)
-            by_slot = self.policy(hidden)
-            logits = torch.cat([by_slot[:, :-1].gather(1, slot_of_card), by_slot[:, -1:]], dim=1)
+        if self.advice_bonus is not None:
+            if advice is None:
+                raise ValueError("an advised policy needs the heuristic's advice as input")
+            features = torch.cat([features, self._advice_input(advice, slot_of_card)], dim=1)
+        hidden = self.trunk(features)
+        logits = self.policy(hidden)
+        if slot_of_card is not None:
+            logits = torch.cat([logits[:, :-1].gather(1, slot_of_card), logits[:, -1:]], dim=1)
+        if self.advice_bonus is not None:
+            logits = logits + self.advice_bonus * _one_hot(advice)
         logits = logits.masked_fill(mask == 0, MASKED_LOGIT)
         return logits, self.value(hidden).squeeze(-1)
 
+    @staticmethod
+    def _advice_input(advice: torch.Tensor, slot_of_card: torch.Tensor | None) -> torch.Tensor:
+        """The advice one-hot, its card in the same slot order as the card features."""
+        if slot_of_card is None:
+            return _one_hot(advice)
+        card = advice.clamp(0, NUM_ACTIONS - 2)[:, None]
+        slot = slot_of_card.gather(1, card).squeeze(1)
+        is_card = (advice >= 0) & (advice < NUM_ACTIONS - 1)
+        return _one_hot(torch.where(is_card, slot, advice))
+
     def act(
-        self, obs: torch.Tensor, mask: torch.Tensor, generator: torch.Generator | None = None
+        self,
+        obs: torch.Tensor,
+        mask: torch.Tensor,
+        generator: torch.Generator | None = None,
+        advice: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Sampled actions with their log-probabilities and the values."""
-        logits, values = self(obs, mask)
+        logits, values = self(obs, mask, advice)
         probs = torch.softmax(logits, dim=-1)
         actions = torch.multinomial(probs, 1, generator=generator).squeeze(-1)
         logprobs = torch.log_softmax(logits, dim=-1).gather(1, actions[:, None]).squeeze(-1)
         return actions, logprobs, values
 
-    def evaluate(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[Categorical, torch.Tensor]:
+    def evaluate(
+        self, obs: torch.Tensor, mask: torch.Tensor, advice: torch.Tensor | None = None
+    ) -> tuple[Categorical, torch.Tensor]:
         """The masked action distributions and the values (for the PPO loss)."""
-        logits, values = self(obs, mask)
+        logits, values = self(obs, mask, advice)
         return Categorical(logits=logits), values
 
 
@@ -87,7 +119,14 @@ def make_network(config: dict) -> PolicyNet:
         config.get("hidden_sizes", [512, 256]),
         canonical=network in ("canonical", "counting"),
         card_features=network == "counting",
+        advised=config.get("advice", False),
     )
+
+
+def _one_hot(actions: torch.Tensor) -> torch.Tensor:
+    """(batch,) action ids, -1 for none -> (batch, NUM_ACTIONS) floats (zeros for none)."""
+    hot = nn.functional.one_hot(actions.long().clamp(min=0), NUM_ACTIONS).float()
+    return hot * (actions >= 0).float()[:, None]
 
 
 def network_from_checkpoint(data: dict, source: object = "checkpoint") -> PolicyNet:

@@ -73,7 +73,9 @@ def ppo_update(
         order = rng.permutation(size)
         for start in range(0, size, config.minibatch_size):
             index = torch.from_numpy(order[start : start + config.minibatch_size])
-            distribution, values = net.evaluate(tensors["obs"][index], tensors["masks"][index])
+            distribution, values = net.evaluate(
+                tensors["obs"][index], tensors["masks"][index], tensors["teacher"][index]
+            )
             logprobs = distribution.log_prob(tensors["actions"][index].long())
             entropy = distribution.entropy()
             log_ratio = logprobs - tensors["logprobs"][index]

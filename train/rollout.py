@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from agents import HeuristicAgent, load_agent
-from shengji_env.actions import COMMIT
+from agents.advice import NO_LABEL, HeuristicTeacher
 from shengji_env.env import raw_env
 
 from .bc import play_heuristic_hand
@@ -40,31 +40,6 @@ BATCH_KEYS = (
     "advantages",
     "returns",
 )
-NO_LABEL = -1
-
-
-class HeuristicTeacher:
-    """HeuristicAgent's next action in a state the learner reached: the next card of the
-    heuristic's own plan for the decision while the learner's selection so far is that
-    plan's start (``COMMIT`` once it is all selected); ``NO_LABEL`` once the learner has
-    left the plan, where the heuristic, which plans whole decisions, has no answer."""
-
-    def __init__(self) -> None:
-        self.bot = HeuristicAgent()
-        self._plans: dict[int, tuple[Any, list[int]]] = {}
-
-    def label(self, observed: dict[str, np.ndarray], info: dict[str, Any]) -> int:
-        view = info["view"]
-        cached = self._plans.get(id(view))
-        if cached is None or cached[0] is not view:
-            if len(self._plans) > 256:
-                self._plans.clear()
-            cached = self._plans[id(view)] = (view, list(self.bot.decide(view)))
-        plan, selected = cached[1], list(info.get("selection", ()))
-        if plan[: len(selected)] != selected:
-            return NO_LABEL
-        action = plan[len(selected)] if len(selected) < len(plan) else COMMIT
-        return action if observed["action_mask"][action] else NO_LABEL
 
 
 @dataclass
@@ -102,7 +77,8 @@ class Collector:
         self.kinds, self.weights = kinds, weights / weights.sum()
         self.baseline_env = raw_env(**config.env_options) if config.duplicate_baseline else None
         self.baseline_bot = HeuristicAgent()
-        self.teacher = HeuristicTeacher() if config.heuristic_coef > 0 else None
+        labelled = config.heuristic_coef > 0 or config.advice
+        self.teacher = HeuristicTeacher() if labelled else None
 
     def load(self, policy_state: dict, snapshot_states: Sequence[dict]) -> None:
         self.policy.load_state_dict(policy_state)
@@ -181,15 +157,19 @@ class Collector:
                 hand.env.step(hand.opponent.act(observed, hand.env.infos[agent]))
             return
         net = self.policy if key == "learner" else self.snapshots[hand0.opponent]
+        labels = [NO_LABEL] * len(group)
+        if self.teacher is not None and (key == "learner" or net.advised):
+            labels = [
+                self.teacher.label(observed, hand.env.infos[hand.env.agent_selection])
+                for hand, _, observed in group
+            ]
         obs = torch.from_numpy(np.stack([o["observation"] for _, _, o in group]))
         masks = torch.from_numpy(np.stack([o["action_mask"] for _, _, o in group]))
-        actions, logprobs, values = net.act(obs, masks, generator)
+        advice = torch.tensor(labels) if net.advised else None
+        actions, logprobs, values = net.act(obs, masks, generator, advice)
         for index, (hand, seat, observed) in enumerate(group):
             action = int(actions[index])
             if key == "learner":
-                teacher = NO_LABEL
-                if self.teacher is not None:
-                    teacher = self.teacher.label(observed, hand.env.infos[hand.env.agent_selection])
                 hand.samples.setdefault(seat, []).append(
                     (
                         observed["observation"],
@@ -197,7 +177,7 @@ class Collector:
                         action,
                         float(logprobs[index]),
                         float(values[index]),
-                        teacher,
+                        labels[index],
                     )
                 )
             hand.env.step(action)

@@ -36,7 +36,7 @@ def test_onnx_and_torch_agree_on_thousands_of_positions(exported):
     data = load_checkpoint(MODEL / "policy.pt")
     net = make_network(data["config"])
     net.load_state_dict(data["model"])
-    observations, masks = golden_positions(data["config"], 2000, seed=5)
+    observations, masks, _ = golden_positions(data["config"], 2000, seed=5)
     with torch.no_grad():
         logits, values = net(torch.from_numpy(observations), torch.from_numpy(masks))
     onnx_logits, onnx_values = OnnxAgent(str(exported)).logits(observations, masks)

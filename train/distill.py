@@ -1,0 +1,150 @@
+"""Demonstrations from SearchAgent, for cloning a teacher stronger than the heuristic.
+
+SearchAgent plays all four seats; every step becomes a sample with the heuristic's advice
+in that state (what HeuristicAgent would play next, ``NO_LABEL`` once the selection has
+left its plan) and, as value target, the seat's gain over the heuristic on the same deal.
+The search is slow (about a tenth of a CPU second a decision), so labels are written in
+parts, one file per block of deals, and a part that exists is never made again: label
+generation resumes across sessions and spreads over processes by seed.
+
+    python -m train.distill --out runs/search-labels --first 0 --parts 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents import HeuristicAgent, SearchAgent
+from agents.advice import HeuristicTeacher
+from shengji_env.env import raw_env
+
+from .bc import Demonstrations, play_heuristic_hand
+
+DEALS_PER_PART = 10
+PART_SEED = 1_000_003  # deal seeds of part p: p * PART_SEED + 0..DEALS_PER_PART-1
+
+
+def search_hand(
+    env: Any, searchers: Sequence[SearchAgent], teacher: HeuristicTeacher, seed: int
+) -> tuple[list[tuple[int, np.ndarray, np.ndarray, int, int]], list[float]]:
+    """The deal ``seed`` played by ``searchers``: each step as (seat, observation, mask,
+    action, advice), and each seat's reward."""
+    env.reset(seed=seed)
+    for searcher in searchers:
+        searcher.reset()
+    steps = []
+    totals = [0.0] * 4
+    for name in env.agent_iter():
+        seat = env.possible_agents.index(name)
+        observed, reward, terminated, truncated, info = env.last()
+        totals[seat] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        action = searchers[seat].act(observed, info)
+        advice = teacher.label(observed, info)
+        steps.append((seat, observed["observation"], observed["action_mask"], action, advice))
+        env.step(action)
+    return steps, totals
+
+
+def search_part(env_options: dict[str, Any], part: int, rollouts: int) -> Demonstrations:
+    """Part ``part`` of the labels: ``DEALS_PER_PART`` deals played by SearchAgent."""
+    env, baseline_env = raw_env(**env_options), raw_env(**env_options)
+    bot, teacher = HeuristicAgent(), HeuristicTeacher()
+    searchers = [SearchAgent(rollouts=rollouts, seed=part * 4 + seat) for seat in range(4)]
+    rows: list[tuple[np.ndarray, np.ndarray, int, int, float]] = []
+    for deal in range(DEALS_PER_PART):
+        seed = part * PART_SEED + deal
+        baseline = play_heuristic_hand(baseline_env, bot, seed)
+        steps, totals = search_hand(env, searchers, teacher, seed)
+        gains = [totals[s] - baseline[s] for s in range(4)]
+        rows += [(obs, mask, action, advice, gains[s]) for s, obs, mask, action, advice in steps]
+    obs, masks, actions, advice, returns = zip(*rows, strict=True)
+    return Demonstrations(
+        np.array(obs, dtype=np.float16),
+        np.array(masks, dtype=np.int8),
+        np.array(actions, dtype=np.int64),
+        np.array(returns, dtype=np.float32),
+        np.array(advice, dtype=np.int64),
+    )
+
+
+def part_path(folder: Path, part: int) -> Path:
+    return folder / f"part-{part:05d}.npz"
+
+
+def write_parts(
+    folder: Path, parts: Sequence[int], env_options: dict[str, Any], rollouts: int
+) -> None:
+    """Make every missing part of ``parts`` (each file written whole, then renamed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for part in parts:
+        path = part_path(folder, part)
+        if path.exists():
+            continue
+        data = search_part(env_options, part, rollouts)
+        partial = path.with_suffix(".tmp.npz")
+        np.savez_compressed(partial, **data.arrays())
+        partial.replace(path)
+
+
+def make_parts(
+    folder: Path, count: int, env_options: dict[str, Any], rollouts: int, workers: int
+) -> None:
+    """Parts 0 .. ``count``-1 in ``folder``, the missing ones made by ``workers`` processes."""
+    if workers <= 1:
+        write_parts(folder, range(count), env_options, rollouts)
+        return
+    jobs = [(folder, range(w, count, workers), env_options, rollouts) for w in range(workers)]
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        pool.starmap(write_parts, jobs)
+
+
+def load_parts(folder: Path, count: int = 0) -> Demonstrations:
+    """Parts 0 .. ``count``-1 of ``folder`` (``count`` 0: every part there), in order.
+
+    Raises:
+        ValueError: there are none, one is missing, or one cannot be read.
+    """
+    if count:
+        paths = [part_path(folder, part) for part in range(count)]
+        missing = [p.name for p in paths if not p.exists()]
+        if missing:
+            raise ValueError(f"{folder}: label parts missing: {', '.join(missing[:5])}")
+    else:
+        paths = sorted(folder.glob("part-*[0-9].npz"))
+    if not paths:
+        raise ValueError(f"no label parts (part-NNNNN.npz) in {folder}")
+    parts = []
+    for path in paths:
+        try:
+            with np.load(path) as arrays:
+                parts.append(Demonstrations.from_arrays(arrays))
+        except (OSError, ValueError, KeyError) as error:
+            raise ValueError(f"{path}: not a readable label part ({error})") from error
+    return Demonstrations.concatenate(parts)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="folder of the label parts")
+    parser.add_argument("--first", type=int, default=0, help="first part number")
+    parser.add_argument("--parts", type=int, default=1, help="how many parts")
+    parser.add_argument("--step", type=int, default=1, help="part number stride")
+    parser.add_argument("--decks", type=int, default=2)
+    parser.add_argument("--rollouts", type=int, default=48, help="search rollouts a decision")
+    args = parser.parse_args(argv)
+    parts = range(args.first, args.first + args.parts * args.step, args.step)
+    write_parts(args.out, parts, {"decks": args.decks}, args.rollouts)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
