@@ -110,11 +110,13 @@ def test_an_advised_run_clones_search_labels_trains_exports_and_plays(tmp_path, 
             "advice=true",
             f"bc_labels={labels}",
             "bc_label_parts=2",
+            "bc_steps=0",
             "opponents={self: 1, snapshot: 1, heuristic: 1}",
         )
     )
     data = load_checkpoint(run / "checkpoint.pt")
     assert data["config"]["advice"] is True and data["update"] >= 2
+    assert (run / "bc" / "policy.pt").exists()  # cloned the labels (bc_steps is 0)
     net = make_network(data["config"])
     net.load_state_dict(data["model"])
     export_policy(run / "checkpoint.pt", tmp_path / "export")
