@@ -60,15 +60,17 @@ class Demonstrations:
         )
 
 
-def play_heuristic_hand(
-    env: Any,
-    bot: HeuristicAgent,
-    seed: int,
-    on_decision: Callable[[int, dict[str, np.ndarray], int], None] | None = None,
+Decision = Callable[[int, dict[str, np.ndarray], dict[str, Any], int], None]
+
+
+def play_hand(
+    env: Any, agents: Sequence[Any], seed: int, on_decision: Decision | None = None
 ) -> list[float]:
-    """HeuristicAgent plays all four seats of the deal ``seed``; each seat's reward.
-    ``on_decision(seat, observation, action)`` sees every decision."""
+    """``agents`` (one per seat) play the deal ``seed``; each seat's reward.
+    ``on_decision(seat, observation, info, action)`` sees every decision."""
     env.reset(seed=seed)
+    for agent in agents:
+        agent.reset()
     totals = [0.0] * 4
     for name in env.agent_iter():
         seat = env.possible_agents.index(name)
@@ -77,11 +79,24 @@ def play_heuristic_hand(
         if terminated or truncated:
             env.step(None)
             continue
-        action = bot.act(observed, info)
+        action = agents[seat].act(observed, info)
         if on_decision is not None:
-            on_decision(seat, observed, action)
+            on_decision(seat, observed, info, action)
         env.step(action)
     return totals
+
+
+def play_heuristic_hand(
+    env: Any,
+    bot: HeuristicAgent,
+    seed: int,
+    on_decision: Callable[[int, dict[str, np.ndarray], int], None] | None = None,
+) -> list[float]:
+    """HeuristicAgent plays all four seats of the deal ``seed``; each seat's reward.
+    ``on_decision(seat, observation, action)`` sees every decision."""
+    if on_decision is None:
+        return play_hand(env, [bot] * 4, seed)
+    return play_hand(env, [bot] * 4, seed, lambda s, o, _, a: on_decision(s, o, a))
 
 
 def heuristic_samples(

@@ -24,7 +24,7 @@ from agents import HeuristicAgent, SearchAgent
 from agents.advice import HeuristicTeacher
 from shengji_env.env import raw_env
 
-from .bc import Demonstrations, play_heuristic_hand
+from .bc import Demonstrations, play_hand, play_heuristic_hand
 
 DEALS_PER_PART = 10
 PART_SEED = 1_000_003  # deal seeds of part p: p * PART_SEED + 0..DEALS_PER_PART-1
@@ -35,22 +35,13 @@ def search_hand(
 ) -> tuple[list[tuple[int, np.ndarray, np.ndarray, int, int]], list[float]]:
     """The deal ``seed`` played by ``searchers``: each step as (seat, observation, mask,
     action, advice), and each seat's reward."""
-    env.reset(seed=seed)
-    for searcher in searchers:
-        searcher.reset()
     steps = []
-    totals = [0.0] * 4
-    for name in env.agent_iter():
-        seat = env.possible_agents.index(name)
-        observed, reward, terminated, truncated, info = env.last()
-        totals[seat] += reward
-        if terminated or truncated:
-            env.step(None)
-            continue
-        action = searchers[seat].act(observed, info)
+
+    def record(seat: int, observed: dict[str, Any], info: dict[str, Any], action: int) -> None:
         advice = teacher.label(observed, info)
         steps.append((seat, observed["observation"], observed["action_mask"], action, advice))
-        env.step(action)
+
+    totals = play_hand(env, searchers, seed, record)
     return steps, totals
 
 
