@@ -151,15 +151,19 @@ def collect_demonstrations(config: TrainConfig, count: int, seed: int) -> Demons
 
 
 def _losses(
-    net: PolicyNet, data: Demonstrations, index: np.ndarray
+    net: PolicyNet, data: Demonstrations, index: np.ndarray, departure_weight: float = 1.0
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Cross-entropy and value MSE on ``data[index]``, and per sample whether the policy's
-    top action is the teacher's."""
+    """Cross-entropy (the samples where the teacher departs from the heuristic's advice
+    weighted ``departure_weight``) and value MSE on ``data[index]``, and per sample whether
+    the policy's top action is the teacher's and whether it is the advice."""
     obs = torch.from_numpy(data.obs[index].astype(np.float32))
     advice = torch.from_numpy(data.advice[index])
     logits, values = net(obs, torch.from_numpy(data.masks[index]), advice)
     actions = torch.from_numpy(data.actions[index])
-    cross_entropy = nn.functional.cross_entropy(logits, actions)
+    weights = torch.where((actions != advice) & (advice >= 0), departure_weight, 1.0)
+    cross_entropy = (
+        nn.functional.cross_entropy(logits, actions, reduction="none") * weights
+    ).mean()
     value_error = nn.functional.mse_loss(values, torch.from_numpy(data.returns[index]))
     return cross_entropy, value_error, logits.argmax(-1) == actions, logits.argmax(-1) == advice
 
@@ -193,9 +197,8 @@ def behaviour_clone(
     for _ in range(config.bc_epochs):
         shuffled = rng.permutation(training)
         for start in range(0, len(shuffled), config.bc_minibatch_size):
-            cross_entropy, value_error, _, _ = _losses(
-                net, data, shuffled[start : start + config.bc_minibatch_size]
-            )
+            index = shuffled[start : start + config.bc_minibatch_size]
+            cross_entropy, value_error, _, _ = _losses(net, data, index, config.bc_departure_weight)
             optimizer.zero_grad()
             (cross_entropy + config.vf_coef * value_error).backward()
             nn.utils.clip_grad_norm_(net.parameters(), config.max_grad_norm)

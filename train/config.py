@@ -113,6 +113,9 @@ class TrainConfig:
     interrupted start resumes); 0 clones whatever parts the folder holds."""
     bc_label_rollouts: int = 48
     """SearchAgent's rollouts per decision when making label parts."""
+    bc_departure_weight: float = 1.0
+    """Weight, in the clone's loss, of the samples where the teacher departs from the
+    heuristic's advice (rare: about 2% of SearchAgent's steps)."""
     bc_learning_rate: float = 1e-3
     """Adam learning rate of behaviour cloning (annealed to zero over its passes)."""
     bc_minibatch_size: int = 512
@@ -158,6 +161,8 @@ class TrainConfig:
                 "bc_label_parts must be >= 0 and bc_label_rollouts >= 1, got "
                 f"{self.bc_label_parts} and {self.bc_label_rollouts}"
             )
+        if self.bc_departure_weight <= 0:
+            raise ValueError(f"bc_departure_weight must be > 0, got {self.bc_departure_weight}")
         if self.bc_label_parts and not self.bc_labels:
             raise ValueError("bc_label_parts needs bc_labels, the folder to keep the parts in")
         if self.num_workers < 0:

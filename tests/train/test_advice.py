@@ -141,3 +141,27 @@ def test_an_advised_run_clones_search_labels_trains_exports_and_plays(tmp_path, 
             observation, _, terminated, truncated, info = env.last()
             env.step(None if terminated or truncated else agent.act(observation, info))
         assert env.game.result is not None
+
+
+def test_departures_from_the_advice_weigh_more_in_the_clone_loss(labels):
+    from train.bc import _losses
+
+    data = distill.load_parts(labels)
+    departs = np.flatnonzero((data.actions != data.advice) & (data.advice >= 0))
+    assert len(departs) > 0
+    index = np.concatenate([departs[:3], np.flatnonzero(data.actions == data.advice)[:9]])
+    net = make_network(ADVISED)
+    with torch.no_grad():
+        logits, _ = net(
+            torch.from_numpy(data.obs[index].astype(np.float32)),
+            torch.from_numpy(data.masks[index]),
+            torch.from_numpy(data.advice[index]),
+        )
+        each = torch.nn.functional.cross_entropy(
+            logits, torch.from_numpy(data.actions[index]), reduction="none"
+        )
+        weighted, *_ = _losses(net, data, index, departure_weight=5.0)
+    expected = (each[: min(3, len(departs))].sum() * 5 + each[min(3, len(departs)) :].sum()) / len(
+        index
+    )
+    assert float(weighted) == pytest.approx(float(expected), rel=1e-5)
