@@ -78,7 +78,7 @@ def _card_columns() -> tuple[np.ndarray, np.ndarray]:
 
 
 class Canonicalize(nn.Module):
-    """Observation (batch, 1013) -> the same features with every card chunk in slot order
+    """Observation (batch, OBS_SIZE) -> the same features with every card chunk in slot order
     (then, with ``card_features``, :class:`CardFeatures`), and the per-sample
     ``slot_of_card`` index to map card logits back."""
 

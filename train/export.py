@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.advice import HeuristicTeacher
+from agents.advice import NO_LABEL, HeuristicTeacher
 from shengji_env.actions import COMMIT, NUM_ACTIONS
 from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE
 from shengji_env.env import raw_env
@@ -44,10 +44,10 @@ def rule_config_of(config: dict[str, Any]) -> dict[str, Any]:
 def golden_positions(
     config: dict[str, Any], count: int, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Observations, masks and the heuristic's advice of real decisions from seeded random
-    play."""
+    """Observations, masks and, for an advised policy's ``config``, the heuristic's advice
+    (else -1) of real decisions from seeded random play."""
     env = raw_env(decks=config.get("decks", 2), **config.get("rules", {}))
-    advisor = HeuristicTeacher()
+    advisor = HeuristicTeacher() if config.get("advice", False) else None
     rng = np.random.default_rng(seed)
     observations, masks, advice = [], [], []
     env.reset(seed=seed)
@@ -59,7 +59,8 @@ def golden_positions(
         if rng.random() < 0.05:
             observations.append(observed["observation"])
             masks.append(observed["action_mask"])
-            advice.append(advisor.label(observed, env.infos[env.agent_selection]))
+            info = env.infos[env.agent_selection]
+            advice.append(NO_LABEL if advisor is None else advisor.label(observed, info))
         env.step(int(rng.choice(np.flatnonzero(observed["action_mask"]))))
     return np.array(observations), np.array(masks), np.array(advice, dtype=np.int64)
 

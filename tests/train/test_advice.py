@@ -136,10 +136,7 @@ def test_an_advised_run_clones_search_labels_trains_exports_and_plays(tmp_path, 
         exported.logits(observations, masks)
     for spec in (f"ppo:{run / 'checkpoint.pt'}", f"onnx:{tmp_path / 'export'}"):
         agent, env = load_agent(spec), raw_env(decks=1)
-        env.reset(seed=8)
-        for _name in env.agent_iter():
-            observation, _, terminated, truncated, info = env.last()
-            env.step(None if terminated or truncated else agent.act(observation, info))
+        distill.play_hand(env, [agent] * 4, seed=8)
         assert env.game.result is not None
 
 
