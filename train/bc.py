@@ -186,25 +186,108 @@ def behaviour_clone(
     net: PolicyNet, config: TrainConfig, rng: np.random.Generator
 ) -> dict[str, float]:
     """Fit the policy (cross-entropy) and the value head (hand reward) to the teacher's
-    games; returns the held-out scores (``bc/...``) for the logs."""
-    data = teacher_demonstrations(config)
-    held_out = max(1, int(len(data) * VALIDATION_SHARE))
-    order = np.arange(len(data))  # the last hands are held out (whole hands, no leak)
-    validation, training = order[-held_out:], order[:-held_out]
+    games, and with ``bc_values`` the first cards' logits to their values; returns the
+    held-out scores (``bc/...``, ``improve/...``) for the logs."""
+    sources = [teacher_demonstrations(config)] if config.bc_steps or config.bc_labels else []
+    values = first_card_data(config) if config.bc_values else None
+    if values is not None:
+        sources.append(values.commits)
+    data = Demonstrations.concatenate(sources)
+    validation, training = _split_sources([len(source) for source in sources])
     optimizer = torch.optim.Adam(net.parameters(), lr=config.bc_learning_rate)
-    steps = config.bc_epochs * -(-len(training) // config.bc_minibatch_size)
+    batches = -(
+        -max(len(training), len(values.training) if values else 0) // config.bc_minibatch_size
+    )
+    steps = config.bc_epochs * batches
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0 - step / steps)
     for _ in range(config.bc_epochs):
-        shuffled = rng.permutation(training)
+        value_rows = None
+        if values is None:
+            shuffled = rng.permutation(training)
+        else:
+            shuffled = _cycle(rng, training, batches * config.bc_minibatch_size)
+            value_rows = _cycle(rng, values.training, len(shuffled))
         for start in range(0, len(shuffled), config.bc_minibatch_size):
             index = shuffled[start : start + config.bc_minibatch_size]
             cross_entropy, value_error, _, _ = _losses(net, data, index, config.bc_departure_weight)
+            loss = cross_entropy + config.vf_coef * value_error
+            if value_rows is not None:
+                rows = value_rows[start : start + config.bc_minibatch_size]
+                loss = loss + config.bc_value_coef * values.loss(net, rows)
             optimizer.zero_grad()
-            (cross_entropy + config.vf_coef * value_error).backward()
+            loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), config.max_grad_norm)
             optimizer.step()
             schedule.step()
-    return evaluate_clone(net, data, validation)
+    scores = evaluate_clone(net, data, validation)
+    if values is not None:
+        scores |= values.evaluate(net)
+    return scores
+
+
+def _split(count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Held-out and training rows: the last ``VALIDATION_SHARE`` (whole hands: no leak)."""
+    held_out = max(1, int(count * VALIDATION_SHARE))
+    order = np.arange(count)
+    return order[-held_out:], order[:-held_out]
+
+
+def _split_sources(sizes: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_split` of each source of concatenated data."""
+    offsets = np.cumsum([0, *sizes])
+    splits = [_split(size) for size in sizes]
+    return (
+        np.concatenate([held + offset for (held, _), offset in zip(splits, offsets, strict=False)]),
+        np.concatenate([kept + offset for (_, kept), offset in zip(splits, offsets, strict=False)]),
+    )
+
+
+def _cycle(rng: np.random.Generator, rows: np.ndarray, count: int) -> np.ndarray:
+    """``count`` rows: shuffled passes over ``rows``."""
+    passes = [rng.permutation(rows) for _ in range(-(-count // max(1, len(rows))))]
+    return np.concatenate(passes)[:count]
+
+
+@dataclass
+class FirstCardData:
+    """First-card values for the clone: the regression targets, the split, and the
+    ``COMMIT`` steps of single-card leads."""
+
+    values: Any  # improve.FirstCardValues
+    targets: np.ndarray
+    temperature: float
+    commits: Demonstrations
+    training: np.ndarray
+    validation: np.ndarray
+
+    def loss(self, net: PolicyNet, rows: np.ndarray) -> torch.Tensor:
+        from .improve import first_card_loss
+
+        subset = self.values.subset(rows)
+        return first_card_loss(net, subset, self.targets[rows], self.temperature)[0]
+
+    def evaluate(self, net: PolicyNet) -> dict[str, float]:
+        from .improve import evaluate_first_cards
+
+        rows = self.validation
+        subset = self.values.subset(rows)
+        return evaluate_first_cards(net, subset, self.targets[rows], self.temperature)
+
+
+def first_card_data(config: TrainConfig) -> FirstCardData:
+    """The first-card value parts in ``bc_values`` (the missing ones made first)."""
+    from .improve import first_card_targets, load_parts, make_parts
+
+    folder, count = Path(config.bc_values), config.bc_value_parts
+    if count:
+        make_parts(folder, count, config.env_options, config.num_workers)
+    values, commits = load_parts(folder, count)
+    band = raw_env(**config.env_options).config.band
+    targets = first_card_targets(values, config.bc_value_points, band)
+    validation, training = _split(len(values))
+    return FirstCardData(
+        values, targets, config.bc_value_temperature, commits, training, validation
+    )
 
 
 @torch.no_grad()

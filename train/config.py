@@ -116,6 +116,22 @@ class TrainConfig:
     bc_departure_weight: float = 1.0
     """Weight, in the clone's loss, of the samples where the teacher departs from the
     heuristic's advice (rare: about 2% of SearchAgent's steps)."""
+    bc_values: str = ""
+    """Folder of first-card value parts (``python -m train.improve``): the clone also
+    regresses its logits on the true value of every first card the heuristic could play
+    (a one-step policy improvement on the heuristic); empty: off."""
+    bc_value_parts: int = 0
+    """With ``bc_values``: use parts 0 .. N-1, making the missing ones first in
+    ``num_workers`` processes (20 deals a part, about 20 CPU seconds); 0 uses every part
+    the folder holds."""
+    bc_value_points: float = 0.5
+    """Share of card points (in bands: the points of one level) in a first card's value;
+    the rest is the hand's reward in levels."""
+    bc_value_temperature: float = 0.1
+    """The logit difference to the advice a first card is fitted to: its value difference
+    divided by this."""
+    bc_value_coef: float = 0.1
+    """Weight of the first-card value regression in the clone's loss."""
     bc_learning_rate: float = 1e-3
     """Adam learning rate of behaviour cloning (annealed to zero over its passes)."""
     bc_minibatch_size: int = 512
@@ -163,6 +179,18 @@ class TrainConfig:
             )
         if self.bc_departure_weight <= 0:
             raise ValueError(f"bc_departure_weight must be > 0, got {self.bc_departure_weight}")
+        if self.bc_value_parts < 0 or not 0 <= self.bc_value_points <= 1:
+            raise ValueError(
+                "bc_value_parts must be >= 0 and bc_value_points in [0, 1], got "
+                f"{self.bc_value_parts} and {self.bc_value_points}"
+            )
+        if self.bc_value_temperature <= 0 or self.bc_value_coef < 0:
+            raise ValueError(
+                "bc_value_temperature must be > 0 and bc_value_coef >= 0, got "
+                f"{self.bc_value_temperature} and {self.bc_value_coef}"
+            )
+        if self.bc_value_parts and not self.bc_values:
+            raise ValueError("bc_value_parts needs bc_values, the folder to keep the parts in")
         if self.bc_label_parts and not self.bc_labels:
             raise ValueError("bc_label_parts needs bc_labels, the folder to keep the parts in")
         if self.num_workers < 0:

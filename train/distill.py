@@ -13,7 +13,7 @@ generation resumes across sessions and spreads over processes by seed.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,9 @@ from agents import HeuristicAgent, SearchAgent
 from agents.advice import HeuristicTeacher
 from shengji_env.env import raw_env
 
+from . import parts as parts_io
 from .bc import Demonstrations, play_hand, play_heuristic_hand
+from .parts import Arrays
 
 DEALS_PER_PART = 10
 PART_SEED = 1_000_003  # deal seeds of part p: p * PART_SEED + 0..DEALS_PER_PART-1
@@ -67,35 +69,25 @@ def search_part(env_options: dict[str, Any], part: int, rollouts: int) -> Demons
     )
 
 
-def part_path(folder: Path, part: int) -> Path:
-    return folder / f"part-{part:05d}.npz"
+def search_part_arrays(env_options: dict[str, Any], rollouts: int, part: int) -> Arrays:
+    return search_part(env_options, part, rollouts).arrays()
 
 
 def write_parts(
     folder: Path, parts: Sequence[int], env_options: dict[str, Any], rollouts: int
 ) -> None:
-    """Make every missing part of ``parts`` (each file written whole, then renamed)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for part in parts:
-        path = part_path(folder, part)
-        if path.exists():
-            continue
-        data = search_part(env_options, part, rollouts)
-        partial = path.with_suffix(".tmp.npz")
-        np.savez_compressed(partial, **data.arrays())
-        partial.replace(path)
+    """Make every missing part of ``parts``."""
+    parts_io.write_parts(
+        folder, parts, functools.partial(search_part_arrays, env_options, rollouts)
+    )
 
 
 def make_parts(
     folder: Path, count: int, env_options: dict[str, Any], rollouts: int, workers: int
 ) -> None:
     """Parts 0 .. ``count``-1 in ``folder``, the missing ones made by ``workers`` processes."""
-    if workers <= 1:
-        write_parts(folder, range(count), env_options, rollouts)
-        return
-    jobs = [(folder, range(w, count, workers), env_options, rollouts) for w in range(workers)]
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        pool.starmap(write_parts, jobs)
+    make = functools.partial(search_part_arrays, env_options, rollouts)
+    parts_io.make_parts(folder, count, make, workers)
 
 
 def load_parts(folder: Path, count: int = 0) -> Demonstrations:
@@ -104,22 +96,13 @@ def load_parts(folder: Path, count: int = 0) -> Demonstrations:
     Raises:
         ValueError: there are none, one is missing, or one cannot be read.
     """
-    if count:
-        paths = [part_path(folder, part) for part in range(count)]
-        missing = [p.name for p in paths if not p.exists()]
-        if missing:
-            raise ValueError(f"{folder}: label parts missing: {', '.join(missing[:5])}")
-    else:
-        paths = sorted(folder.glob("part-*[0-9].npz"))
-    if not paths:
-        raise ValueError(f"no label parts (part-NNNNN.npz) in {folder}")
     parts = []
-    for path in paths:
+    for index, arrays in enumerate(parts_io.read_parts(folder, count)):
         try:
-            with np.load(path) as arrays:
-                parts.append(Demonstrations.from_arrays(arrays))
-        except (OSError, ValueError, KeyError) as error:
-            raise ValueError(f"{path}: not a readable label part ({error})") from error
+            parts.append(Demonstrations.from_arrays(arrays))
+        except KeyError as error:
+            message = f"{folder}: part {index} is not a SearchAgent label part ({error})"
+            raise ValueError(message) from error
     return Demonstrations.concatenate(parts)
 
 

@@ -207,7 +207,7 @@ def train(
         writer.add_text(
             "hyperparameters", "\n".join(f"|{k}|{v}|" for k, v in config.to_dict().items())
         )
-        if config.bc_steps or config.bc_labels:
+        if config.bc_steps or config.bc_labels or config.bc_values:
             for key, value in behaviour_clone(net, config, rng).items():
                 writer.add_scalar(key, value, 0)
             save_checkpoint(checkpoint, _state(net, optimizer, config, 0, 0, snapshots, rng))

@@ -1,0 +1,65 @@
+"""Training labels kept in parts: one ``.npz`` file per block of deals, written whole and
+renamed, never made again once it exists. Slow label generation so resumes across
+sessions and spreads over processes (each process makes every ``workers``-th part)."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import numpy as np
+
+Arrays = dict[str, np.ndarray]
+PartMaker = Callable[[int], Arrays]  # part number -> its arrays (picklable for workers)
+
+
+def part_path(folder: Path, part: int) -> Path:
+    return folder / f"part-{part:05d}.npz"
+
+
+def write_parts(folder: Path, parts: Iterable[int], make: PartMaker) -> None:
+    """Make every missing part of ``parts`` (each file written whole, then renamed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for part in parts:
+        path = part_path(folder, part)
+        if path.exists():
+            continue
+        partial = path.with_suffix(".tmp.npz")
+        np.savez_compressed(partial, **make(part))
+        partial.replace(path)
+
+
+def make_parts(folder: Path, count: int, make: PartMaker, workers: int) -> None:
+    """Parts 0 .. ``count``-1 in ``folder``, the missing ones made by ``workers`` processes."""
+    if workers <= 1:
+        write_parts(folder, range(count), make)
+        return
+    jobs = [(folder, range(w, count, workers), make) for w in range(workers)]
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        pool.starmap(write_parts, jobs)
+
+
+def read_parts(folder: Path, count: int = 0) -> list[Arrays]:
+    """The arrays of parts 0 .. ``count``-1 of ``folder`` (``count`` 0: every part there).
+
+    Raises:
+        ValueError: there are none, one is missing, or one cannot be read.
+    """
+    if count:
+        paths = [part_path(folder, part) for part in range(count)]
+        missing = [p.name for p in paths if not p.exists()]
+        if missing:
+            raise ValueError(f"{folder}: label parts missing: {', '.join(missing[:5])}")
+    else:
+        paths = sorted(folder.glob("part-*[0-9].npz"))
+    if not paths:
+        raise ValueError(f"no label parts (part-NNNNN.npz) in {folder}")
+    parts = []
+    for path in paths:
+        try:
+            with np.load(path) as arrays:
+                parts.append({name: arrays[name] for name in arrays.files})
+        except (OSError, ValueError, KeyError) as error:
+            raise ValueError(f"{path}: not a readable label part ({error})") from error
+    return parts
