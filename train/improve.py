@@ -42,6 +42,7 @@ from .network import PolicyNet
 from .parts import Arrays
 
 DEALS_PER_PART = 20
+COMMIT_STRIDE = 4  # every 4th COMMIT step is kept for the clone: there are 4 a valued lead
 PART_SEED = 2_000_003  # deal seeds of part p: p * PART_SEED + 0..DEALS_PER_PART-1
 
 
@@ -160,8 +161,9 @@ def make_parts(folder: Path, count: int, env_options: dict[str, Any], workers: i
 
 
 def load_parts(folder: Path, count: int = 0) -> tuple[FirstCardValues, Demonstrations]:
-    """The states with first-card values, and the ``COMMIT`` steps of single-card leads as
-    demonstrations (no advice; the value target is the lead's gain over the heuristic's).
+    """The states with first-card values, and every ``COMMIT_STRIDE``-th ``COMMIT`` step of a
+    single-card lead as demonstrations (no advice; the value target is the lead's gain over
+    the heuristic's).
 
     Raises:
         ValueError: no parts, a part missing or unreadable, or not a first-card value part.
@@ -172,13 +174,14 @@ def load_parts(folder: Path, count: int = 0) -> tuple[FirstCardValues, Demonstra
             values.append(
                 FirstCardValues(**{f.name: arrays[f.name] for f in fields(FirstCardValues)})
             )
-            n = len(arrays["commit_gains"])
+            kept = slice(None, None, COMMIT_STRIDE)
+            n = len(arrays["commit_gains"][kept])
             commits.append(
                 Demonstrations(
-                    arrays["commit_obs"],
-                    arrays["commit_masks"],
+                    arrays["commit_obs"][kept],
+                    arrays["commit_masks"][kept],
                     np.full(n, COMMIT, np.int64),
-                    arrays["commit_gains"],
+                    arrays["commit_gains"][kept],
                     np.full(n, NO_LABEL, np.int64),
                 )
             )
