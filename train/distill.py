@@ -12,7 +12,6 @@ generation resumes across sessions and spreads over processes by seed.
 
 from __future__ import annotations
 
-import argparse
 import functools
 from collections.abc import Sequence
 from pathlib import Path
@@ -107,15 +106,10 @@ def load_parts(folder: Path, count: int = 0) -> Demonstrations:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, required=True, help="folder of the label parts")
-    parser.add_argument("--first", type=int, default=0, help="first part number")
-    parser.add_argument("--parts", type=int, default=1, help="how many parts")
-    parser.add_argument("--step", type=int, default=1, help="part number stride")
-    parser.add_argument("--decks", type=int, default=2)
+    parser = parts_io.part_parser(__doc__.split("\n\n")[0], "label parts")
     parser.add_argument("--rollouts", type=int, default=48, help="search rollouts a decision")
     args = parser.parse_args(argv)
-    parts = range(args.first, args.first + args.parts * args.step, args.step)
+    parts = parts_io.chosen_parts(args)
     write_parts(args.out, parts, {"decks": args.decks}, args.rollouts)
     return 0
 

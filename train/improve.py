@@ -18,7 +18,6 @@ play also needs the ``COMMIT`` that ends it: those steps are kept as demonstrati
 
 from __future__ import annotations
 
-import argparse
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
@@ -198,15 +197,10 @@ def load_parts(folder: Path, count: int = 0) -> tuple[FirstCardValues, Demonstra
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, required=True, help="folder of the parts")
-    parser.add_argument("--first", type=int, default=0, help="first part number")
-    parser.add_argument("--parts", type=int, default=1, help="how many parts")
-    parser.add_argument("--step", type=int, default=1, help="part number stride")
-    parser.add_argument("--decks", type=int, default=2)
+    parser = parts_io.part_parser(__doc__.split("\n\n")[0], "first-card value parts")
     args = parser.parse_args(argv)
-    parts = range(args.first, args.first + args.parts * args.step, args.step)
-    parts_io.write_parts(args.out, parts, functools.partial(value_part, {"decks": args.decks}))
+    make = functools.partial(value_part, {"decks": args.decks})
+    parts_io.write_parts(args.out, parts_io.chosen_parts(args), make)
     return 0
 
 

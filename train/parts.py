@@ -4,6 +4,7 @@ sessions and spreads over processes (each process makes every ``workers``-th par
 
 from __future__ import annotations
 
+import argparse
 import multiprocessing
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -63,3 +64,19 @@ def read_parts(folder: Path, count: int = 0) -> list[Arrays]:
         except (OSError, ValueError, KeyError) as error:
             raise ValueError(f"{path}: not a readable label part ({error})") from error
     return parts
+
+
+def part_parser(description: str, what: str) -> argparse.ArgumentParser:
+    """The command line of a label maker: where the parts go and which to make."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", type=Path, required=True, help=f"folder of the {what}")
+    parser.add_argument("--first", type=int, default=0, help="first part number")
+    parser.add_argument("--parts", type=int, default=1, help="how many parts")
+    parser.add_argument("--step", type=int, default=1, help="part number stride")
+    parser.add_argument("--decks", type=int, default=2)
+    return parser
+
+
+def chosen_parts(args: argparse.Namespace) -> range:
+    """The part numbers a :func:`part_parser` command line names."""
+    return range(args.first, args.first + args.parts * args.step, args.step)

@@ -177,3 +177,14 @@ def test_a_run_fits_first_card_values_and_logs_the_improvement(tmp_path, parts):
     assert {"improve/gain_levels", "improve/departures", "bc/accuracy"} <= set(
         events.Tags()["scalars"]
     )
+
+
+def test_the_command_line_makes_the_parts_it_names(tmp_path, monkeypatch):
+    monkeypatch.setattr(improve, "DEALS_PER_PART", 1)
+    assert (
+        improve.main(
+            ["--out", str(tmp_path), "--first", "3", "--parts", "2", "--step", "2", "--decks", "1"]
+        )
+        == 0
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["part-00003.npz", "part-00005.npz"]
