@@ -48,7 +48,7 @@ class MixedAgent:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("policy", help="agent spec of the policy, e.g. ppo:models/full-v3")
+    parser.add_argument("policy", help="agent spec of the policy, e.g. ppo:models/full-v4")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
