@@ -11,10 +11,10 @@ fractions in [0, 1]) to fit millions of samples in memory.
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -25,12 +25,16 @@ from shengji_env.env import raw_env
 
 from .config import TrainConfig
 from .network import PolicyNet
+from .parts import Columns
+
+if TYPE_CHECKING:
+    from .improve import FirstCardValues
 
 VALIDATION_SHARE = 0.05
 
 
 @dataclass
-class Demonstrations:
+class Demonstrations(Columns):
     """A teacher's decisions with each seat's value target for its hand, and the
     heuristic's advice in each state (``NO_LABEL`` where it has none)."""
 
@@ -39,25 +43,6 @@ class Demonstrations:
     actions: np.ndarray  # int64 [n]
     returns: np.ndarray  # float32 [n]
     advice: np.ndarray  # int64 [n]
-
-    def __len__(self) -> int:
-        return len(self.actions)
-
-    def subset(self, index: np.ndarray) -> Demonstrations:
-        return Demonstrations(**{k: v[index] for k, v in self.arrays().items()})
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> Demonstrations:
-        return cls(**{f.name: np.asarray(arrays[f.name]) for f in fields(cls)})
-
-    @classmethod
-    def concatenate(cls, parts: Sequence[Demonstrations]) -> Demonstrations:
-        return cls(
-            **{f.name: np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(cls)}
-        )
 
 
 Decision = Callable[[int, dict[str, np.ndarray], dict[str, Any], int], None]
@@ -253,7 +238,7 @@ class FirstCardData:
     """First-card values for the clone: the regression targets, the split, and the
     ``COMMIT`` steps of single-card leads."""
 
-    values: Any  # improve.FirstCardValues
+    values: FirstCardValues
     targets: np.ndarray
     temperature: float
     commits: Demonstrations

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ from shengji_env.rules import Game, Phase
 from . import parts as parts_io
 from .bc import Demonstrations, play_hand
 from .network import PolicyNet
-from .parts import Arrays
+from .parts import Arrays, Columns
 
 DEALS_PER_PART = 20
 COMMIT_STRIDE = 4  # every 4th COMMIT step is kept for the clone: there are 4 a valued lead
@@ -46,7 +46,7 @@ PART_SEED = 2_000_003  # deal seeds of part p: p * PART_SEED + 0..DEALS_PER_PART
 
 
 @dataclass
-class FirstCardValues:
+class FirstCardValues(Columns):
     """States with the value of each legal first card (NaN for the other actions)."""
 
     obs: np.ndarray  # float16 [n, OBS_SIZE]
@@ -55,19 +55,14 @@ class FirstCardValues:
     levels: np.ndarray  # float32 [n, 55]: the seat's hand reward
     points: np.ndarray  # float32 [n, 55]: its team's card points (attackers' total or minus)
 
-    def __len__(self) -> int:
-        return len(self.advice)
-
-    def subset(self, index: np.ndarray) -> FirstCardValues:
-        return FirstCardValues(**{f.name: getattr(self, f.name)[index] for f in fields(self)})
-
 
 def first_card_plays(view: SeatView, mask: np.ndarray, plan: list[int]) -> dict[int, list[int]]:
     """The play each legal first card stands for, in a decision of one-card plays (a lead,
     or a follow of a one-card lead); empty elsewhere or where there is no choice."""
-    if view.kind is DecisionKind.FOLLOW and len(view.trick[0]) != 1:
-        return {}
-    if view.kind not in (DecisionKind.LEAD, DecisionKind.FOLLOW):
+    one_card = view.kind is DecisionKind.LEAD or (
+        view.kind is DecisionKind.FOLLOW and len(view.trick[0]) == 1
+    )
+    if not one_card:
         return {}
     cards = [int(a) for a in np.flatnonzero(mask) if a != COMMIT]
     if len(cards) < 2:
@@ -170,9 +165,7 @@ def load_parts(folder: Path, count: int = 0) -> tuple[FirstCardValues, Demonstra
     values, commits = [], []
     for index, arrays in enumerate(parts_io.read_parts(folder, count)):
         try:
-            values.append(
-                FirstCardValues(**{f.name: arrays[f.name] for f in fields(FirstCardValues)})
-            )
+            values.append(FirstCardValues.from_arrays(arrays))
             kept = slice(None, None, COMMIT_STRIDE)
             n = len(arrays["commit_gains"][kept])
             commits.append(
@@ -187,13 +180,7 @@ def load_parts(folder: Path, count: int = 0) -> tuple[FirstCardValues, Demonstra
         except KeyError as error:
             message = f"{folder}: part {index} is not a first-card value part ({error})"
             raise ValueError(message) from error
-    merged = FirstCardValues(
-        **{
-            f.name: np.concatenate([getattr(v, f.name) for v in values])
-            for f in fields(FirstCardValues)
-        }
-    )
-    return merged, Demonstrations.concatenate(commits)
+    return FirstCardValues.concatenate(values), Demonstrations.concatenate(commits)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

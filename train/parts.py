@@ -6,13 +6,39 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import fields
 from pathlib import Path
+from typing import Any, Self
 
 import numpy as np
 
 Arrays = dict[str, np.ndarray]
 PartMaker = Callable[[int], Arrays]  # part number -> its arrays (picklable for workers)
+
+
+class Columns:
+    """Base of a dataclass whose fields are equally long numpy arrays, one row a sample."""
+
+    def __len__(self) -> int:
+        return len(getattr(self, fields(self)[0].name))  # type: ignore[arg-type]
+
+    def subset(self, index: Any) -> Self:
+        return type(self)(**{name: column[index] for name, column in self.arrays().items()})
+
+    def arrays(self) -> Arrays:
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> Self:
+        """The fields from ``arrays`` (other keys ignored)."""
+        return cls(**{f.name: np.asarray(arrays[f.name]) for f in fields(cls)})  # type: ignore[arg-type]
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[Self]) -> Self:
+        return cls(
+            **{f.name: np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(cls)}  # type: ignore[arg-type]
+        )
 
 
 def part_path(folder: Path, part: int) -> Path:

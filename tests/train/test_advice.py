@@ -10,6 +10,7 @@ from agents import HeuristicAgent, SearchAgent, load_agent
 from agents.advice import NO_LABEL, HeuristicTeacher
 from shengji_env.env import raw_env
 from train import distill
+from train.bc import play_hand
 from train.canonical import canonical_slots
 from train.checkpoint import load_checkpoint
 from train.export import export_policy, golden_positions
@@ -39,22 +40,25 @@ def test_an_advised_net_needs_the_advice_and_starts_by_taking_it():
     mask = torch.from_numpy(env.observe(env.agent_selection)["action_mask"])[None]
     with pytest.raises(ValueError, match="advice"):
         net(obs, mask)
-    taken = 0
-    for _name in env.agent_iter():
-        observed, _, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        advice = teacher.label(observed, info)
-        logits, _ = net(
-            torch.from_numpy(observed["observation"])[None],
-            torch.from_numpy(observed["action_mask"])[None],
-            torch.tensor([advice]),
-        )
-        assert int(logits.argmax()) == advice  # on the heuristic's path, advice is never -1
-        taken += 1
-        env.step(advice)
-    assert taken > 50
+    taken = []
+
+    class TakeTheAdvice:
+        def reset(self):
+            pass
+
+        def act(self, observed, info):
+            advice = teacher.label(observed, info)
+            logits, _ = net(
+                torch.from_numpy(observed["observation"])[None],
+                torch.from_numpy(observed["action_mask"])[None],
+                torch.tensor([advice]),
+            )
+            assert int(logits.argmax()) == advice  # on the heuristic's path, never -1
+            taken.append(advice)
+            return advice
+
+    play_hand(env, [TakeTheAdvice()] * 4, seed=4)
+    assert len(taken) > 50
 
 
 def test_the_advice_input_puts_the_card_in_its_trump_relative_slot():
@@ -136,7 +140,7 @@ def test_an_advised_run_clones_search_labels_trains_exports_and_plays(tmp_path, 
         exported.logits(observations, masks)
     for spec in (f"ppo:{run / 'checkpoint.pt'}", f"onnx:{tmp_path / 'export'}"):
         agent, env = load_agent(spec), raw_env(decks=1)
-        distill.play_hand(env, [agent] * 4, seed=8)
+        play_hand(env, [agent] * 4, seed=8)
         assert env.game.result is not None
 
 

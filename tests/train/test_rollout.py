@@ -7,7 +7,7 @@ import torch
 
 from agents import HeuristicAgent
 from shengji_env.env import raw_env
-from train.bc import play_heuristic_hand
+from train.bc import play_hand, play_heuristic_hand
 from train.network import make_network
 from train.ppo import guidance_loss
 from train.rollout import NO_LABEL, Collector, HeuristicTeacher
@@ -42,18 +42,14 @@ def test_the_last_reward_of_each_seat_is_its_gain_over_the_heuristic(tmp_path, b
 
 def test_the_teacher_labels_the_heuristic_own_play_and_stops_off_its_plan():
     env, bot, teacher = raw_env(decks=1), HeuristicAgent(), HeuristicTeacher()
-    env.reset(seed=3)
-    labelled = 0
-    for _name in env.agent_iter():
-        observed, _, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        action = bot.act(observed, info)
+    labelled = []
+
+    def check(seat, observed, info, action):
         assert teacher.label(observed, info) == action  # on its own path: its own action
-        labelled += 1
-        env.step(action)
-    assert labelled > 50
+        labelled.append(action)
+
+    play_hand(env, [bot] * 4, seed=3, on_decision=check)
+    assert len(labelled) > 50
     # a lead with a card the heuristic did not plan first: no label for the rest of it
     env.reset(seed=3)
     for name in env.agent_iter():
