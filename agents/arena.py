@@ -26,6 +26,8 @@ import numpy as np
 
 from shengji_env.env import raw_env
 
+from .base import Agent
+from .play import play_hand
 from .registry import load_agent
 
 Z95 = 1.959964
@@ -65,31 +67,41 @@ class DealRecord:
         return cls(data["a"], data["b"], data["deal"], data["seed"], hands)  # type: ignore[arg-type]
 
 
-def play_hand(specs: Sequence[str], seed: int, options: dict[str, Any]) -> tuple[list[float], Any]:
-    """One hand with ``specs[seat]`` in each seat; returns the seats' rewards and the result."""
-    env = raw_env(**options)
-    env.reset(seed=seed)
-    agents = [load_agent(spec, seed=seed * 4 + seat) for seat, spec in enumerate(specs)]
-    rewards = [0.0] * 4
-    for name in env.agent_iter():
-        seat = env.possible_agents.index(name)
-        observation, reward, terminated, truncated, info = env.last()
-        rewards[seat] += reward
-        env.step(None if terminated or truncated else agents[seat].act(observation, info))
-    return rewards, env.game.result
+@dataclass(frozen=True)
+class Player:
+    """An agent the arena seats under ``name`` without a spec string (a network in memory,
+    for in-run evaluation): ``make(seed)`` builds a fresh one for each hand. Plays in this
+    process only (``jobs`` 1, local backend)."""
+
+    name: str
+    make: Callable[[int], Agent]
 
 
-def play_deal(a: str, b: str, deal: int, seed: int, options: dict[str, Any]) -> DealRecord:
+Entrant = str | Player  # an agent spec (see agents.registry) or a Player
+
+
+def entrant_name(entrant: Entrant) -> str:
+    return entrant if isinstance(entrant, str) else entrant.name
+
+
+def _seat_agent(entrant: Entrant, seed: int) -> Agent:
+    return load_agent(entrant, seed=seed) if isinstance(entrant, str) else entrant.make(seed)
+
+
+def play_deal(a: Entrant, b: Entrant, deal: int, seed: int, options: dict[str, Any]) -> DealRecord:
     """Both hands of a duplicate deal: A in seats 0/2, then in seats 1/3, same cards."""
     outcomes = []
     for a_seats in (0, 1):
-        specs = [a if seat % 2 == a_seats else b for seat in range(4)]
-        rewards, result = play_hand(specs, seed, options)
+        env = raw_env(**options)
+        seated = [a if seat % 2 == a_seats else b for seat in range(4)]
+        agents = [_seat_agent(entrant, seed * 4 + seat) for seat, entrant in enumerate(seated)]
+        rewards = play_hand(env, agents, seed)
+        result = env.game.result
         attackers = 1 - result.dealer % 2
         outcomes.append(
             HandOutcome(a_seats, rewards[a_seats], attackers == a_seats, result.attacker_points)
         )
-    return DealRecord(a, b, deal, seed, (outcomes[0], outcomes[1]))
+    return DealRecord(entrant_name(a), entrant_name(b), deal, seed, (outcomes[0], outcomes[1]))
 
 
 def deal_seed(base_seed: int, deal: int) -> int:
@@ -237,7 +249,10 @@ class ArenaResult:
         }
 
 
-def _play_task(task: tuple[str, str, int, int, dict[str, Any]]) -> dict[str, Any]:
+Task = tuple[Entrant, Entrant, int, int, dict[str, Any]]
+
+
+def _play_task(task: Task) -> dict[str, Any]:
     a, b, deal, seed, options = task
     return play_deal(a, b, deal, seed, options).to_json()
 
@@ -256,7 +271,7 @@ def read_records(path: Path) -> list[DealRecord]:
 
 
 def run_arena(
-    agents: Sequence[str],
+    agents: Sequence[Entrant],
     deals: int,
     *,
     options: dict[str, Any] | None = None,
@@ -268,7 +283,8 @@ def run_arena(
     backend: str = "local",
     ray_address: str = "",
 ) -> ArenaResult:
-    """Play ``deals`` duplicate deals for every pair of ``agents`` (a round robin).
+    """Play ``deals`` duplicate deals for every pair of ``agents`` (a round robin): agent
+    specs, or :class:`Player` objects (in this process only).
 
     Finished deals are appended to ``records_path`` (JSON lines) as they arrive; with
     ``resume`` the deals already there are kept and not played again. A
@@ -279,19 +295,23 @@ def run_arena(
         raise ValueError(f"backend must be local or ray, got {backend!r}")
     if len(agents) < 2:
         raise ValueError("the arena needs at least two agents")
-    if len(set(agents)) != len(agents):
-        raise ValueError(f"agent specs must differ: {list(agents)}")
-    for spec in agents:
-        load_agent(spec)  # fail fast on a bad spec, before any process starts
+    names = [entrant_name(entrant) for entrant in agents]
+    if len(set(names)) != len(names):
+        raise ValueError(f"agent specs must differ: {names}")
+    for entrant in agents:
+        if isinstance(entrant, str):
+            load_agent(entrant)  # fail fast on a bad spec, before any process starts
+        elif jobs > 1 or backend != "local":
+            raise ValueError(f"{entrant.name} is an agent in memory: it plays with jobs=1, local")
     options = dict(options or {})
-    result = ArenaResult(list(agents), deals, options, seed)
+    result = ArenaResult(names, deals, options, seed)
     done: set[tuple[str, str, int]] = set()
     if records_path is not None and resume:
         for record in read_records(records_path):
             if (
                 record.seed == deal_seed(seed, record.deal)
-                and record.a in agents
-                and record.b in agents
+                and record.a in names
+                and record.b in names
             ):
                 result.records.append(record)
                 done.add((record.a, record.b, record.deal))
@@ -301,7 +321,7 @@ def run_arena(
         (a, b, deal, deal_seed(seed, deal), options)
         for deal in range(deals)
         for a, b in itertools.combinations(agents, 2)
-        if (a, b, deal) not in done
+        if (entrant_name(a), entrant_name(b), deal) not in done
     ]
     keep = _keeper(result, records_path, on_record)
     try:
@@ -327,9 +347,6 @@ def _keeper(
             on_record(record)
 
     return keep
-
-
-Task = tuple[str, str, int, int, dict[str, Any]]
 
 
 def _run_ray_tasks(

@@ -4,9 +4,9 @@ buries low side cards."""
 
 from __future__ import annotations
 
-from shengji_env.encoding import SeatView
 from shengji_env.rules import TRUMP, card_points, decompose, legal_bids
-from shengji_env.rules.cards import SMALL_JOKER, suit_of
+from shengji_env.rules.cards import is_joker, suit_of
+from shengji_env.view import SeatView
 
 from .knowledge import (
     by_suit,
@@ -26,10 +26,10 @@ class GreedyAgent(PlanningAgent):
     def bid(self, view: SeatView) -> list[int]:
         options = legal_bids(view.hand, view.level, view.config.decks, view.bid)
         for cards in reversed(options):
-            if cards[0] >= SMALL_JOKER:
+            if is_joker(cards[0]):
                 continue
             suit = suit_of(cards[0])
-            length = sum(1 for c in view.hand if c < SMALL_JOKER and suit_of(c) == suit)
+            length = sum(1 for c in view.hand if suit_of(c) == suit)
             if length >= max(3, len(view.hand) // 4):
                 return list(cards)
         return []

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from shengji_env.encoding import SeatView
 from shengji_env.rules import TRUMP, TrumpContext, card_points, decompose, legal_bids
-from shengji_env.rules.cards import SMALL_JOKER, suit_of
+from shengji_env.rules.cards import is_joker, rank_of, suit_of
 from shengji_env.rules.patterns import Component
+from shengji_env.view import SeatView
 
 from .knowledge import (
     by_suit,
@@ -42,22 +42,18 @@ class HeuristicAgent(PlanningAgent):
     def bid(self, view: SeatView) -> list[int]:
         """Declare the suit that makes the most trump, if it is a strong share of the hand."""
         options = legal_bids(view.hand, view.level, view.config.decks, view.bid)
-        jokers = sum(1 for c in view.hand if c >= SMALL_JOKER)
-        levels = sum(1 for c in view.hand if c < SMALL_JOKER and c % 13 == view.level)
+        jokers = sum(1 for c in view.hand if is_joker(c))
+        levels = sum(1 for c in view.hand if rank_of(c) == view.level)
         best: tuple[float, list[int]] | None = None
         for cards in options:
-            if cards[0] >= SMALL_JOKER:
+            if is_joker(cards[0]):
                 strength = jokers + levels  # no trump: only jokers and level cards
             else:
                 suit = suit_of(cards[0])
                 strength = (
                     jokers
                     + levels
-                    + sum(
-                        1
-                        for c in view.hand
-                        if c < SMALL_JOKER and suit_of(c) == suit and c % 13 != view.level
-                    )
+                    + sum(1 for c in view.hand if suit_of(c) == suit and rank_of(c) != view.level)
                 )
             share = strength / max(1, len(view.hand))
             if best is None or share > best[0]:
@@ -263,10 +259,6 @@ class HeuristicAgent(PlanningAgent):
         return any(
             view.voids[s][suit] and not view.voids[s][TRUMP] for s in later if (s - view.seat) % 2
         )
-
-    @staticmethod
-    def _cheap(plays: list[list[int]], ctx: TrumpContext) -> bool:
-        return min(cost(p, ctx) for p in plays) < 12
 
     @staticmethod
     def _top_key(play: list[int], ctx: TrumpContext) -> int:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from shengji_env.encoding import SeatView
 from shengji_env.rules import (
     TRUMP,
     TrumpContext,
@@ -20,6 +19,7 @@ from shengji_env.rules.cards import NUM_CARD_TYPES
 from shengji_env.rules.legal import submultisets
 from shengji_env.rules.patterns import Component, decompose
 from shengji_env.rules.trick import trick_winner
+from shengji_env.view import SeatView
 
 FOLLOW_LIMIT = 400
 

@@ -13,7 +13,7 @@ import numpy as np
 from shengji_env.actions import NUM_ACTIONS
 from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE
 
-from .advice import HeuristicTeacher
+from .advice import HeuristicAdvice
 
 MASKED_LOGIT = -1e9
 
@@ -42,7 +42,7 @@ class OnnxAgent:
             options,
             providers=["CPUExecutionProvider"],
         )
-        self.advisor = HeuristicTeacher() if "advice" in self.manifest["inputs"] else None
+        self.advice = HeuristicAdvice() if "advice" in self.manifest["inputs"] else None
         self.sample = bool(sample)
         self.rng = np.random.default_rng(seed)
         self._checked_rules = False
@@ -59,7 +59,7 @@ class OnnxAgent:
             "observation": observations.astype(np.float32, copy=False),
             "action_mask": masks.astype(np.int8, copy=False),
         }
-        if self.advisor is not None:
+        if self.advice is not None:
             if advice is None:
                 raise ValueError("this policy is advised: pass the heuristic's advice")
             inputs["advice"] = advice.astype(np.int64, copy=False)
@@ -71,8 +71,8 @@ class OnnxAgent:
             check_rules(self.manifest, info["view"].config.to_dict())
             self._checked_rules = True
         advice = None
-        if self.advisor is not None:
-            advice = np.array([self.advisor.label(observation, info)])
+        if self.advice is not None:
+            advice = np.array([self.advice.next_action(observation, info)])
         logits, _ = self.logits(
             observation["observation"][None], observation["action_mask"][None], advice
         )

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from shengji_env.actions import COMMIT, DecisionKind
-from shengji_env.encoding import SeatView
+from shengji_env.view import SeatView
 
 
 class PlanningAgent:

@@ -28,12 +28,13 @@ from collections import Counter
 from typing import Any
 
 from shengji_env.actions import COMMIT, Decision
-from shengji_env.encoding import ObservationEncoder, seat_view
+from shengji_env.encoding import ObservationEncoder
 from shengji_env.rules import (
     Bid,
     Game,
     IllegalMoveError,
     Phase,
+    Position,
     RuleConfig,
     TrickRecord,
     TrumpContext,
@@ -46,8 +47,9 @@ from shengji_env.rules import (
     trick_winner,
 )
 from shengji_env.rules.cards import SUITS, rank_index
+from shengji_env.view import seat_view
 
-PHASES = {"bid": Phase.BID, "bury": Phase.BURY, "play": Phase.PLAY}
+PHASE_NAMES = {"bid": Phase.BID, "bury": Phase.BURY, "play": Phase.PLAY}
 MAX_STEPS = 200
 
 
@@ -87,9 +89,9 @@ def build_game(request: dict[str, Any], config: RuleConfig) -> Game:
     """A game holding exactly what the request's seat knows (other hands left empty)."""
     seat = _seat(_field(request, "seat", int), "seat")
     phase_name = _field(request, "phase", str)
-    if phase_name not in PHASES:
-        raise RequestError(f"phase must be one of {', '.join(PHASES)}, got {phase_name!r}")
-    phase = PHASES[phase_name]
+    if phase_name not in PHASE_NAMES:
+        raise RequestError(f"phase must be one of {', '.join(PHASE_NAMES)}, got {phase_name!r}")
+    phase = PHASE_NAMES[phase_name]
     hand = _cards(_field(request, "hand", list), "hand")
     try:
         level = rank_index(str(_field(request, "level", str)))
@@ -109,31 +111,29 @@ def build_game(request: dict[str, Any], config: RuleConfig) -> Game:
     stated = _field(request, "trump", str, None)
     if stated is not None and stated != ("none" if trump is None else SUITS[trump]):
         raise RequestError(f"trump {stated!r} disagrees with the declarations (§4)")
-    game = Game.at_play(
-        config,
-        hands=[hand if s == seat else [] for s in range(4)],
-        kitty=_cards(_field(request, "kitty", list, []), "kitty"),
-        dealer=dealer if dealer is not None else 0,
-        levels=(levels[0], levels[1]),
-        bid=bids[-1] if bids else None,
-        leader=0,
-        trick=[],
-        tricks=[],
-        played=[[], [], [], []],
-        voids=[[False] * 5 for _ in range(4)],
-        revealed=[[], [], [], []],
-        attacker_trick_points=0,
-        penalty_points=0,
-    )
-    game.level = level
-    game.dealer = dealer
-    game.bids = bids
-    game.phase = phase
-    game.current_player = seat
+    common = {
+        "config": config,
+        "phase": phase,
+        "seat": seat,
+        "hands": [hand if s == seat else [] for s in range(4)],
+        "level": level,
+        "levels": (levels[0], levels[1]),
+        "dealer": dealer,
+        "bids": bids,
+        "kitty": _cards(_field(request, "kitty", list, []), "kitty"),
+    }
     if phase is Phase.BID:
-        _set_bidding(game, request, hand, seat, level)
+        game = Game.from_position(Position(**common, cards_dealt=_cards_dealt(request, config)))
+        if not game.legal_bids(seat):
+            raise RequestError("this seat has no declaration to make: nothing to decide")
+    elif phase is Phase.BURY:
+        if seat != dealer:
+            raise RequestError("only the dealer buries the kitty (§5)")
+        game = Game.from_position(Position(**common, cards_dealt=4 * config.hand_size))
     else:
-        _set_play(game, request, seat, trump)
+        game = Game.from_position(
+            _play_position(request, common, TrumpContext(config, level, trump))
+        )
     _check_counts(game, hand, config)
     return game
 
@@ -157,74 +157,61 @@ def _bids(items: list[Any], level: int, config: RuleConfig) -> list[Bid]:
     return bids
 
 
-def _set_bidding(
-    game: Game, request: dict[str, Any], hand: list[int], seat: int, level: int
-) -> None:
-    dealt = _field(request, "cards_dealt", int, 4 * game.config.hand_size)
-    if not 0 < dealt <= 4 * game.config.hand_size:
-        raise RequestError(f"cards_dealt must be 1..{4 * game.config.hand_size}")
-    game.dealt = dealt
-    game.ctx = None
-    game.bid_cards[seat] = [c for c in hand if c >= 52 or c % 13 == level]
-    if not game.legal_bids(seat):
-        raise RequestError("this seat has no declaration to make: nothing to decide")
+def _cards_dealt(request: dict[str, Any], config: RuleConfig) -> int:
+    dealt = _field(request, "cards_dealt", int, 4 * config.hand_size)
+    if not 0 < dealt <= 4 * config.hand_size:
+        raise RequestError(f"cards_dealt must be 1..{4 * config.hand_size}")
+    return dealt
 
 
-def _set_play(game: Game, request: dict[str, Any], seat: int, trump: int | None) -> None:
-    ctx = TrumpContext(game.config, game.level, trump)
-    game.ctx = ctx
-    if game.phase is Phase.BURY:
-        if seat != game.dealer:
-            raise RequestError("only the dealer buries the kitty (§5)")
-        return
-    tricks = []
-    for item in _field(request, "tricks", list, []):
-        leader, plays = _plays(item, "trick")
-        if len(plays) != 4:
-            raise RequestError("a finished trick has four plays")
-        attempt = item.get("attempt")
-        record = TrickRecord(
-            leader,
-            tuple(tuple(p) for p in plays),
-            (leader + trick_winner(plays, ctx)) % 4,
-            trick_points(plays),
-            None if attempt is None else tuple(_cards(attempt, "attempt")),
-        )
-        tricks.append(record)
-    game.tricks = tricks
+def _play_position(request: dict[str, Any], common: dict[str, Any], ctx: TrumpContext) -> Position:
+    """The position of a play-phase request: its tricks, the current trick and points."""
+    tricks = [_trick_record(item, ctx) for item in _field(request, "tricks", list, [])]
     current = _field(
         request,
         "trick",
         dict,
-        {"leader": tricks[-1].winner if tricks else game.dealer, "plays": []},
+        {"leader": tricks[-1].winner if tricks else common["dealer"], "plays": []},
     )
-    game.leader, plays = _plays(current, "trick")
+    leader, plays = _plays(current, "trick")
     if len(plays) > 3:
         raise RequestError("the current trick already has four plays")
-    game.trick = [tuple(p) for p in plays]
-    if (game.leader + len(plays)) % 4 != seat:
-        raise RequestError(f"it is not seat {seat}'s turn in the current trick")
-    for record in [*tricks, TrickRecord(game.leader, tuple(game.trick), 0, 0)]:
-        for index, play in enumerate(record.plays):
-            who = (record.leader + index) % 4
-            game.played[who].extend(play)
-            if index and len(
-                [c for c in play if ctx.suits[c] == ctx.suits[record.plays[0][0]]]
-            ) < len(play):
-                game.voids[who][ctx.suits[record.plays[0][0]]] = True
+    if (leader + len(plays)) % 4 != common["seat"]:
+        raise RequestError(f"it is not seat {common['seat']}'s turn in the current trick")
+    if plays:
+        lead = plays[0]
+        if len({ctx.suits[c] for c in lead}) != 1:
+            raise RequestError("the lead of the current trick mixes suits (§6.1)")
+        if any(len(p) != len(lead) for p in plays):
+            raise RequestError("every play of a trick has as many cards as the lead (§6.2)")
     revealed = _field(request, "revealed", list, [[], [], [], []])
     if len(revealed) != 4:
         raise RequestError("revealed lists four seats")
-    game.revealed = [_cards(cards, "revealed") for cards in revealed]
     points = _field(request, "points", dict, {})
-    game.attacker_trick_points = int(points.get("attackers", 0))
-    game.penalty_points = int(points.get("penalty", 0))
-    if game.phase is Phase.PLAY and game.trick:
-        lead = game.trick[0]
-        if len({ctx.suits[c] for c in lead}) != 1:
-            raise RequestError("the lead of the current trick mixes suits (§6.1)")
-        if any(len(p) != len(lead) for p in game.trick):
-            raise RequestError("every play of a trick has as many cards as the lead (§6.2)")
+    return Position(
+        **common,
+        cards_dealt=4 * common["config"].hand_size,
+        leader=leader,
+        trick=plays,
+        tricks=tricks,
+        revealed=[_cards(cards, "revealed") for cards in revealed],
+        attacker_trick_points=int(points.get("attackers", 0)),
+        penalty_points=int(points.get("penalty", 0)),
+    )
+
+
+def _trick_record(item: Any, ctx: TrumpContext) -> TrickRecord:
+    leader, plays = _plays(item, "trick")
+    if len(plays) != 4:
+        raise RequestError("a finished trick has four plays")
+    attempt = item.get("attempt")
+    return TrickRecord(
+        leader,
+        tuple(tuple(p) for p in plays),
+        (leader + trick_winner(plays, ctx)) % 4,
+        trick_points(plays),
+        None if attempt is None else tuple(_cards(attempt, "attempt")),
+    )
 
 
 def _plays(item: Any, what: str) -> tuple[int, list[list[int]]]:

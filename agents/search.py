@@ -14,8 +14,8 @@ import random
 import time
 
 from shengji_env.actions import DecisionKind
-from shengji_env.encoding import SeatView, seat_view
-from shengji_env.rules import TRUMP, Game, Phase, card_points, decompose
+from shengji_env.rules import TRUMP, Game, Phase, Position, card_points, decompose
+from shengji_env.view import SeatView, seat_view
 
 from .greedy import GreedyAgent
 from .heuristic import HeuristicAgent
@@ -151,23 +151,25 @@ def sample_position(view: SeatView, rng: random.Random) -> Game:
             break
     assert dealt is not None
     full_hands, kitty = dealt
-    return Game.at_play(
+    position = Position(
         config,
-        hands=full_hands,
+        Phase.PLAY,
+        view.seat,
+        full_hands,
+        view.level,
+        view.levels,
+        view.dealer,
+        view.bids,
+        view.cards_dealt,
         kitty=list(view.kitty) if view.seat == view.dealer else kitty,
-        dealer=view.dealer,
-        levels=view.levels,
-        bid=view.bid,
         leader=view.trick_leader,
         trick=view.trick,
         tricks=view.tricks,
-        played=view.played,
-        voids=view.voids,
         revealed=view.revealed,
         attacker_trick_points=view.attacker_points,
         penalty_points=view.penalty_points,
-        rng=random.Random(rng.random()),
     )
+    return Game.from_position(position, rng=random.Random(rng.random()))
 
 
 def _deal(

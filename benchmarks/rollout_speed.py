@@ -11,8 +11,8 @@ import time
 
 import ray
 
+from agents.network import make_network
 from train.config import load_config
-from train.network import make_network
 from train.rollout import make_workers
 
 

@@ -4,20 +4,16 @@ Seat blocks are relative: row 0 is the observer, row 1 the next player, 2 the pa
 3 the previous player. Every value lies in ``[0, 1]``; card counts are divided by the
 number of decks. Nothing hidden from the observer is encoded: other hands appear only
 through what they played, the voids they showed and cards a failed throw revealed; the
-kitty only for the dealer. ``OBS_LAYOUT`` maps each block name to its slice.
-
-:class:`SeatView` is the same information as a structured object for rule-based bots
-(``info["view"]``).
+kitty only for the dealer. ``OBS_LAYOUT`` maps each block name to its slice. The same
+information as a structured object, for rule-based bots, is :mod:`shengji_env.view`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from .actions import Decision, DecisionKind
-from .rules import Bid, Game, Phase, RuleConfig, TrickRecord, TrumpContext
+from .rules import Game, Phase, RuleConfig, TrumpContext
 from .rules.cards import NUM_CARD_TYPES, NUM_RANKS, NUM_SUITS
 from .rules.trick import trick_winner
 from .rules.trump import NUM_EFFECTIVE_SUITS
@@ -59,72 +55,13 @@ def _layout(blocks: tuple[tuple[str, int], ...]) -> dict[str, slice]:
 
 OBS_LAYOUT: dict[str, slice] = _layout(OBS_BLOCKS)
 OBS_SIZE = sum(size for _, size in OBS_BLOCKS)
-PHASES = {DecisionKind.BID: 0, DecisionKind.BURY: 1, DecisionKind.LEAD: 2, DecisionKind.FOLLOW: 3}
+PHASE_SLOTS = {
+    DecisionKind.BID: 0,
+    DecisionKind.BURY: 1,
+    DecisionKind.LEAD: 2,
+    DecisionKind.FOLLOW: 3,
+}
 """Position of each decision kind in the ``phase`` block."""
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """What one seat knows at the start of its decision, for rule-based bots. Seats here
-    are absolute (0..3); ``revealed`` holds the cards failed throws showed that each seat
-    still holds. The cards selected so far are ``info["selection"]``.
-
-    ``kitty`` is the kitty the dealer picked up (during the bury) or buried (after),
-    empty for the other seats. ``ctx`` is ``None`` until bidding ends.
-    """
-
-    seat: int
-    config: RuleConfig
-    kind: DecisionKind | None
-    hand: tuple[int, ...]
-    level: int
-    levels: tuple[int, int]
-    dealer: int | None
-    bid: Bid | None
-    bids: tuple[Bid, ...]
-    ctx: TrumpContext | None
-    trick_leader: int
-    trick: tuple[tuple[int, ...], ...]
-    tricks: tuple[TrickRecord, ...]
-    played: tuple[tuple[int, ...], ...]
-    voids: tuple[tuple[bool, ...], ...]
-    revealed: tuple[tuple[int, ...], ...]
-    kitty: tuple[int, ...]
-    attacker_points: int
-    penalty_points: int
-    cards_dealt: int
-
-
-def known_kitty(game: Game, seat: int) -> list[int]:
-    if seat != game.dealer or game.phase is Phase.BID:
-        return []
-    return list(game.kitty)
-
-
-def seat_view(game: Game, seat: int, kind: DecisionKind | None = None) -> SeatView:
-    """The view of ``seat``; ``kind`` is the decision it is about to make, if any."""
-    return SeatView(
-        seat=seat,
-        config=game.config,
-        kind=kind,
-        hand=tuple(game.hands[seat]),
-        level=game.level,
-        levels=(game.levels[0], game.levels[1]),
-        dealer=game.dealer,
-        bid=game.bid,
-        bids=tuple(game.bids),
-        ctx=game.ctx,
-        trick_leader=game.leader,
-        trick=tuple(game.trick),
-        tricks=tuple(game.tricks),
-        played=tuple(map(tuple, game.played)),
-        voids=tuple(map(tuple, game.voids)),
-        revealed=tuple(map(tuple, game.revealed)),
-        kitty=tuple(known_kitty(game, seat)),
-        attacker_points=game.attacker_trick_points,
-        penalty_points=game.penalty_points,
-        cards_dealt=game.dealt,
-    )
 
 
 _START = {name: block.start for name, block in OBS_LAYOUT.items()}
@@ -301,7 +238,7 @@ class ObservationEncoder:
             start = _START["selection"]
             for card in decision.selection:
                 vector[start + card] += self.scale
-            vector[_START["phase"] + PHASES[decision.kind]] = 1.0
+            vector[_START["phase"] + PHASE_SLOTS[decision.kind]] = 1.0
         self._encode_public(vector, game, seat)
         return vector
 

@@ -21,10 +21,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import COMMIT, NUM_ACTIONS, Decision
-from .encoding import OBS_SIZE, ObservationEncoder, seat_view
+from .encoding import OBS_SIZE, ObservationEncoder
 from .render import render_text
 from .rules import Game, HandResult, IllegalMoveError, Phase, RuleConfig, team_of
 from .rules.cards import RANKS
+from .view import seat_view
 
 EPISODES = ("hand", "match")
 REWARDS = ("levels", "points")

@@ -4,7 +4,15 @@ import random
 
 import pytest
 
-from shengji_env.rules import Game, IllegalMoveError, Phase, RuleConfig, card_points, follow_error
+from shengji_env.rules import (
+    Game,
+    IllegalMoveError,
+    Phase,
+    Position,
+    RuleConfig,
+    card_points,
+    follow_error,
+)
 from shengji_env.rules.sampling import play_random_hand, random_action
 
 from .conftest import cards, context
@@ -52,6 +60,83 @@ def test_clone_is_independent():
     )
     play_random_hand(copy, random.Random(1))
     assert copy.result == game.result
+
+
+def declared_fields() -> set[str]:
+    return {name for klass in Game.__mro__ for name in getattr(klass, "__annotations__", {})}
+
+
+@pytest.mark.parametrize("phase", [Phase.BID, Phase.BURY, Phase.PLAY, Phase.HAND_OVER])
+def test_every_field_of_a_game_is_declared_once_and_cloned(phase):
+    game = Game(RuleConfig(), seed=3) if phase is Phase.BID else advance_to(phase, seed=3)
+    assert set(vars(game)) == declared_fields()
+    copied = {*Game._SHARED, *Game._FLAT, *Game._NESTED, "final_round", "rng"}
+    assert copied == declared_fields()
+    copy = game.clone()
+    assert set(vars(copy)) == declared_fields()
+    for name in (*Game._FLAT, *Game._NESTED):
+        assert getattr(copy, name) == getattr(game, name)
+        assert getattr(copy, name) is not getattr(game, name), name
+    for name in Game._NESTED:
+        assert all(
+            a is not b for a, b in zip(getattr(copy, name), getattr(game, name), strict=True)
+        ), name
+
+
+def position_of(game: Game, seat: int, everyone: bool = False) -> Position:
+    """What ``seat`` knows of ``game`` (every hand with ``everyone``)."""
+    return Position(
+        game.config,
+        game.phase,
+        seat,
+        [game.hand(s) if everyone or s == seat else [] for s in range(4)],
+        game.level,
+        (game.levels[0], game.levels[1]),
+        game.dealer,
+        game.bids,
+        game.dealt,
+        kitty=game.kitty if everyone or seat == game.dealer else [],
+        leader=game.leader,
+        trick=game.trick,
+        tricks=game.tricks,
+        revealed=game.revealed,
+        attacker_trick_points=game.attacker_trick_points,
+        penalty_points=game.penalty_points,
+    )
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3])
+def test_a_game_from_a_full_position_plays_on_like_the_game_itself(decks):
+    checked = 0
+    for seed in range(12):
+        game = Game(RuleConfig(decks=decks), seed=seed)
+        rng = random.Random(seed)
+        while game.phase is not Phase.PLAY or rng.random() < 0.9:
+            if game.phase not in (Phase.BID, Phase.BURY, Phase.PLAY):
+                break
+            game.step(random_action(game, rng))
+        if game.phase is not Phase.PLAY:
+            continue
+        copy = Game.from_position(position_of(game, game.current_player, everyone=True))
+        assert copy.played == game.played and copy.voids == game.voids
+        assert copy.ctx.trump_suit == game.ctx.trump_suit and copy.bid == game.bid
+        moves = random.Random(seed)
+        while game.phase is Phase.PLAY:
+            action = random_action(game, moves)
+            game.step(action)
+            copy.step(action)
+        assert copy.result == game.result
+        checked += 1
+    assert checked > 6
+
+
+def test_a_position_one_seat_knows_keeps_the_others_hands_empty():
+    game = advance_to(Phase.PLAY, seed=5)
+    seat = game.current_player
+    known = Game.from_position(position_of(game, seat))
+    assert known.hand(seat) == game.hand(seat)
+    assert all(known.hand(s) == [] for s in range(4) if s != seat)
+    assert known.kitty == game.kitty and known.current_player == seat
 
 
 def state_of(game: Game) -> tuple:

@@ -1,5 +1,5 @@
-"""The ``shengji`` command line: ``demo``, ``arena`` (more subcommands arrive with training,
-export and serving)."""
+"""The ``shengji`` command line: ``demo``, ``arena``, ``train``, ``export``, ``bot``,
+``serve``, ``play`` and ``bench``; ``shengji COMMAND --help`` lists each one's options."""
 
 from __future__ import annotations
 
@@ -196,7 +196,7 @@ def play_command(args: argparse.Namespace) -> int:
 
 
 def train_command(args: argparse.Namespace) -> int:
-    from train.checkpoint import load_checkpoint
+    from agents.policy_file import load_checkpoint
     from train.config import config_from_dict, config_overrides, load_config
     from train.ppo import train
 

@@ -18,7 +18,7 @@ from shengji_env.rules import RuleConfig
 
 OPPONENT_KINDS = ("self", "snapshot", "heuristic", "greedy", "random")
 BACKENDS = ("local", "ray")
-NETWORKS = ("mlp", "canonical", "counting")
+NETWORKS = ("mlp", "counting")
 
 
 @dataclasses.dataclass
@@ -50,10 +50,10 @@ class TrainConfig:
     hidden_sizes: list[int] = dataclasses.field(default_factory=lambda: [512, 256])
     """Hidden layer widths of the policy-value MLP."""
     network: str = "mlp"
-    """``mlp`` over the observation as it is, or ``canonical``: card features in
-    trump-relative slots first (the same role, the same input, whatever the trump), or
-    ``counting``: canonical plus card-counting features (cards still out, outstanding cards
-    that beat each card, the cards in hand nothing outstanding beats)."""
+    """``mlp`` over the observation as it is, or ``counting``: card features in
+    trump-relative slots first (the same role, the same input, whatever the trump) plus
+    card-counting features (cards still out, outstanding cards that beat each card, the
+    cards in hand nothing outstanding beats)."""
     advice: bool = False
     """The policy also reads HeuristicAgent's advice (the action it would take next in the
     state) and starts from a learned bonus for it: it learns where to depart from the
@@ -91,7 +91,8 @@ class TrainConfig:
     max_snapshots: int = 5
     """Snapshots kept in the league (oldest dropped)."""
     bc_steps: int = 0
-    """Behaviour-cloning samples from HeuristicAgent before PPO (0: no warm start)."""
+    """Behaviour-cloning samples from HeuristicAgent before PPO (0: no warm start, unless
+    ``bc_labels``)."""
     bc_epochs: int = 3
     """Passes over the behaviour-cloning data."""
     duplicate_baseline: bool = False
@@ -99,11 +100,6 @@ class TrainConfig:
     same deal from the same seat: the reward becomes the gain over the heuristic (the
     arena's duplicate measure). Unbiased (the baseline does not depend on the learner's
     actions) and far less noisy: the luck of the deal cancels."""
-    heuristic_coef: float = 0.0
-    """Weight of a cross-entropy term in the PPO loss that pulls the policy toward
-    HeuristicAgent's decision in the states the learner itself reaches (DAgger-style
-    guidance, where the learner's selection so far is the start of the heuristic's own
-    plan); 0 turns it off and skips the labelling."""
     bc_labels: str = ""
     """Folder of SearchAgent label parts (``python -m train.distill``) to clone instead of
     fresh HeuristicAgent games (``bc_steps`` then unused)."""
@@ -113,25 +109,6 @@ class TrainConfig:
     interrupted start resumes); 0 clones whatever parts the folder holds."""
     bc_label_rollouts: int = 48
     """SearchAgent's rollouts per decision when making label parts."""
-    bc_departure_weight: float = 1.0
-    """Weight, in the clone's loss, of the samples where the teacher departs from the
-    heuristic's advice (rare: about 2% of SearchAgent's steps)."""
-    bc_values: str = ""
-    """Folder of first-card value parts (``python -m train.improve``): the clone also
-    regresses its logits on the true value of every first card the heuristic could play
-    (a one-step policy improvement on the heuristic); empty: off."""
-    bc_value_parts: int = 0
-    """With ``bc_values``: use parts 0 .. N-1, making the missing ones first in
-    ``num_workers`` processes (20 deals a part, about 20 CPU seconds); 0 uses every part
-    the folder holds."""
-    bc_value_points: float = 0.5
-    """Share of card points (in bands: the points of one level) in a first card's value;
-    the rest is the hand's reward in levels."""
-    bc_value_temperature: float = 0.1
-    """The logit difference to the advice a first card is fitted to: its value difference
-    divided by this."""
-    bc_value_coef: float = 0.1
-    """Weight of the first-card value regression in the clone's loss."""
     bc_learning_rate: float = 1e-3
     """Adam learning rate of behaviour cloning (annealed to zero over its passes)."""
     bc_minibatch_size: int = 512
@@ -177,20 +154,6 @@ class TrainConfig:
                 "bc_label_parts must be >= 0 and bc_label_rollouts >= 1, got "
                 f"{self.bc_label_parts} and {self.bc_label_rollouts}"
             )
-        if self.bc_departure_weight <= 0:
-            raise ValueError(f"bc_departure_weight must be > 0, got {self.bc_departure_weight}")
-        if self.bc_value_parts < 0 or not 0 <= self.bc_value_points <= 1:
-            raise ValueError(
-                "bc_value_parts must be >= 0 and bc_value_points in [0, 1], got "
-                f"{self.bc_value_parts} and {self.bc_value_points}"
-            )
-        if self.bc_value_temperature <= 0 or self.bc_value_coef < 0:
-            raise ValueError(
-                "bc_value_temperature must be > 0 and bc_value_coef >= 0, got "
-                f"{self.bc_value_temperature} and {self.bc_value_coef}"
-            )
-        if self.bc_value_parts and not self.bc_values:
-            raise ValueError("bc_value_parts needs bc_values, the folder to keep the parts in")
         if self.bc_label_parts and not self.bc_labels:
             raise ValueError("bc_label_parts needs bc_labels, the folder to keep the parts in")
         if self.num_workers < 0:
@@ -208,6 +171,38 @@ class TrainConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+RETIRED_KEYS: dict[str, Any] = {
+    "heuristic_coef": 0.0,  # DAgger-style pull toward the heuristic during PPO
+    "bc_departure_weight": 1.0,  # extra clone weight where SearchAgent left the advice
+    "bc_values": "",  # first-card values (train.improve), five keys
+    "bc_value_parts": 0,
+    "bc_value_points": 0.5,
+    "bc_value_temperature": 0.1,
+    "bc_value_coef": 0.1,
+}
+"""Keys of experiments that found no gain (results in BENCHMARKS.md), with the value that
+turned each off: accepted at that value, so configs and checkpoints of old runs still load
+and resume; refused at any other."""
+RETIRED_VALUES = {("network", "canonical"): "counting (canonical slots plus card counting)"}
+
+
+def _without_retired(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` less the retired keys at their old defaults; any other use is refused."""
+    for (key, value), instead in RETIRED_VALUES.items():
+        if data.get(key) == value:
+            raise ValueError(f"{key}: {value!r} was retired (no gain); use {instead}")
+    kept = {}
+    for key, value in data.items():
+        if key not in RETIRED_KEYS:
+            kept[key] = value
+        elif value != RETIRED_KEYS[key]:
+            raise ValueError(
+                f"{key} was retired (an experiment without gain, see BENCHMARKS.md); only "
+                f"its old default {RETIRED_KEYS[key]!r} is accepted, got {value!r}"
+            )
+    return kept
 
 
 def _field_types() -> dict[str, Any]:
@@ -228,7 +223,9 @@ def _check_type(name: str, value: Any, expected: Any) -> Any:
 
 
 def config_from_dict(data: dict[str, Any]) -> TrainConfig:
-    """A config from a mapping; unknown keys and wrong types raise ``ValueError``."""
+    """A config from a mapping; unknown keys, wrong types and retired experiments (other
+    than at their old defaults) raise ``ValueError``."""
+    data = _without_retired(data)
     types = _field_types()
     unknown = sorted(set(data) - set(types))
     if unknown:

@@ -1,8 +1,9 @@
-"""Demonstrations from SearchAgent, for cloning a teacher stronger than the heuristic.
+"""SearchAgent's label parts: demonstrations from a player stronger than the heuristic.
 
-SearchAgent plays all four seats; every step becomes a sample with the heuristic's advice
-in that state (what HeuristicAgent would play next, ``NO_LABEL`` once the selection has
-left its plan) and, as value target, the seat's gain over the heuristic on the same deal.
+SearchAgent plays all four seats; every step becomes a demonstration with the heuristic's
+advice in that state (what HeuristicAgent would play next, ``NO_ADVICE`` once the selection
+has left its plan) and, as value target, the seat's gain over the heuristic on the same
+deal.
 The search is slow (about a tenth of a CPU second a decision), so labels are written in
 parts, one file per block of deals, and a part that exists is never made again: label
 generation resumes across sessions and spreads over processes by seed.
@@ -20,11 +21,12 @@ from typing import Any
 import numpy as np
 
 from agents import HeuristicAgent, SearchAgent
-from agents.advice import HeuristicTeacher
+from agents.advice import HeuristicAdvice
+from agents.play import play_hand
 from shengji_env.env import raw_env
 
 from . import parts as parts_io
-from .bc import Demonstrations, play_hand, play_heuristic_hand
+from .demonstrations import Demonstrations
 from .parts import Arrays
 
 DEALS_PER_PART = 10
@@ -32,15 +34,15 @@ PART_SEED = 1_000_003  # deal seeds of part p: p * PART_SEED + 0..DEALS_PER_PART
 
 
 def search_hand(
-    env: Any, searchers: Sequence[SearchAgent], teacher: HeuristicTeacher, seed: int
+    env: Any, searchers: Sequence[SearchAgent], advice: HeuristicAdvice, seed: int
 ) -> tuple[list[tuple[int, np.ndarray, np.ndarray, int, int]], list[float]]:
     """The deal ``seed`` played by ``searchers``: each step as (seat, observation, mask,
     action, advice), and each seat's reward."""
     steps = []
 
     def record(seat: int, observed: dict[str, Any], info: dict[str, Any], action: int) -> None:
-        advice = teacher.label(observed, info)
-        steps.append((seat, observed["observation"], observed["action_mask"], action, advice))
+        advised = advice.next_action(observed, info)
+        steps.append((seat, observed["observation"], observed["action_mask"], action, advised))
 
     totals = play_hand(env, searchers, seed, record)
     return steps, totals
@@ -49,22 +51,22 @@ def search_hand(
 def search_part(env_options: dict[str, Any], part: int, rollouts: int) -> Demonstrations:
     """Part ``part`` of the labels: ``DEALS_PER_PART`` deals played by SearchAgent."""
     env, baseline_env = raw_env(**env_options), raw_env(**env_options)
-    bot, teacher = HeuristicAgent(), HeuristicTeacher()
+    bot, advice = HeuristicAgent(), HeuristicAdvice()
     searchers = [SearchAgent(rollouts=rollouts, seed=part * 4 + seat) for seat in range(4)]
     rows: list[tuple[np.ndarray, np.ndarray, int, int, float]] = []
     for deal in range(DEALS_PER_PART):
         seed = part * PART_SEED + deal
-        baseline = play_heuristic_hand(baseline_env, bot, seed)
-        steps, totals = search_hand(env, searchers, teacher, seed)
+        baseline = play_hand(baseline_env, [bot] * 4, seed)
+        steps, totals = search_hand(env, searchers, advice, seed)
         gains = [totals[s] - baseline[s] for s in range(4)]
-        rows += [(obs, mask, action, advice, gains[s]) for s, obs, mask, action, advice in steps]
-    obs, masks, actions, advice, returns = zip(*rows, strict=True)
+        rows += [(obs, mask, action, advised, gains[s]) for s, obs, mask, action, advised in steps]
+    obs, masks, actions, advised, returns = zip(*rows, strict=True)
     return Demonstrations(
         np.array(obs, dtype=np.float16),
         np.array(masks, dtype=np.int8),
         np.array(actions, dtype=np.int64),
         np.array(returns, dtype=np.float32),
-        np.array(advice, dtype=np.int64),
+        np.array(advised, dtype=np.int64),
     )
 
 

@@ -19,14 +19,13 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.advice import NO_LABEL, HeuristicTeacher
+from agents.advice import NO_ADVICE, HeuristicAdvice
+from agents.network import network_from_checkpoint
+from agents.policy_file import load_checkpoint
 from shengji_env.actions import COMMIT, NUM_ACTIONS
 from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE
 from shengji_env.env import raw_env
 from shengji_env.rules import RuleConfig, format_card
-
-from .checkpoint import load_checkpoint
-from .network import network_from_checkpoint
 
 MANIFEST_FORMAT = "shengji-policy"
 MANIFEST_VERSION = 1
@@ -47,7 +46,7 @@ def golden_positions(
     """Observations, masks and, for an advised policy's ``config``, the heuristic's advice
     (else -1) of real decisions from seeded random play."""
     env = raw_env(decks=config.get("decks", 2), **config.get("rules", {}))
-    advisor = HeuristicTeacher() if config.get("advice", False) else None
+    source = HeuristicAdvice() if config.get("advice", False) else None
     rng = np.random.default_rng(seed)
     observations, masks, advice = [], [], []
     env.reset(seed=seed)
@@ -60,7 +59,7 @@ def golden_positions(
             observations.append(observed["observation"])
             masks.append(observed["action_mask"])
             info = env.infos[env.agent_selection]
-            advice.append(NO_LABEL if advisor is None else advisor.label(observed, info))
+            advice.append(NO_ADVICE if source is None else source.next_action(observed, info))
         env.step(int(rng.choice(np.flatnonzero(observed["action_mask"]))))
     return np.array(observations), np.array(masks), np.array(advice, dtype=np.int64)
 

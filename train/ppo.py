@@ -1,10 +1,10 @@
 """Self-play PPO for Shengji, read top to bottom (after CleanRL's ppo.py).
 
-``train(config)`` runs: seed everything, build the policy-value net, optionally clone the
-heuristic bot, then loop — collect whole hands from the rollout workers against the league
-mix, compute PPO losses over minibatches, log to TensorBoard, snapshot into the league,
-evaluate in the arena, checkpoint. ``train(config, resume=checkpoint)`` continues a run
-exactly where the checkpoint left it.
+``train(config)`` runs: seed everything, build the policy-value net, optionally clone
+demonstrations (:mod:`train.bc`), then loop — collect whole hands from the rollout workers
+against the league mix, compute PPO losses over minibatches, log to TensorBoard, snapshot
+into the league, evaluate in the arena, checkpoint. ``train(config, resume=checkpoint)``
+continues a run exactly where the checkpoint left it.
 """
 
 from __future__ import annotations
@@ -19,15 +19,16 @@ import numpy as np
 import torch
 import yaml
 from torch import nn
-from torch.distributions import Categorical
 from torch.utils.tensorboard import SummaryWriter
 
-from agents.arena import run_arena
+from agents.arena import Player, run_arena
+from agents.network import PolicyNet, make_network
+from agents.policy_file import load_checkpoint, save_checkpoint, save_policy
+from agents.ppo_agent import PPOAgent
 
 from .bc import behaviour_clone
-from .checkpoint import load_checkpoint, restore_rng, rng_state, save_checkpoint, save_policy
+from .checkpoint import restore_rng, rng_state
 from .config import TrainConfig, config_from_dict
-from .network import PolicyNet, make_network
 from .rollout import make_workers
 
 
@@ -35,14 +36,6 @@ def run_name(config: TrainConfig) -> str:
     if config.run_name:
         return config.run_name
     return f"shengji_v0__{config.exp_name}__{config.seed}__{int(time.time())}"
-
-
-def guidance_loss(distribution: Categorical, teacher: torch.Tensor) -> torch.Tensor:
-    """Cross-entropy toward the heuristic's labels, over the samples that have one."""
-    labelled = teacher >= 0
-    if not labelled.any():
-        return torch.zeros(())
-    return -distribution.log_prob(teacher.clamp(min=0).long())[labelled].mean()
 
 
 def ppo_update(
@@ -63,7 +56,7 @@ def ppo_update(
             "advantages",
             "returns",
             "values",
-            "teacher",
+            "advice",
         )
     }
     size = len(batch["actions"])
@@ -74,7 +67,7 @@ def ppo_update(
         for start in range(0, size, config.minibatch_size):
             index = torch.from_numpy(order[start : start + config.minibatch_size])
             distribution, values = net.evaluate(
-                tensors["obs"][index], tensors["masks"][index], tensors["teacher"][index]
+                tensors["obs"][index], tensors["masks"][index], tensors["advice"][index]
             )
             logprobs = distribution.log_prob(tensors["actions"][index].long())
             entropy = distribution.entropy()
@@ -94,9 +87,6 @@ def ppo_update(
             value_loss = 0.5 * ((values - tensors["returns"][index]) ** 2).mean()
             entropy_loss = entropy.mean()
             loss = policy_loss - config.ent_coef * entropy_loss + config.vf_coef * value_loss
-            if config.heuristic_coef:
-                guidance = guidance_loss(distribution, tensors["teacher"][index])
-                loss = loss + config.heuristic_coef * guidance
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), config.max_grad_norm)
@@ -107,8 +97,6 @@ def ppo_update(
             "losses/entropy": entropy_loss.item(),
             "losses/approx_kl": approx_kl,
         }
-        if config.heuristic_coef:
-            stats["losses/guidance"] = guidance.item()
         if config.target_kl and approx_kl > config.target_kl:
             break
     returns, values = batch["returns"], batch["values"]
@@ -120,12 +108,13 @@ def ppo_update(
     return stats
 
 
-def evaluate(checkpoint: Path, config: TrainConfig, update: int) -> dict[str, float]:
+def evaluate(net: PolicyNet, config: TrainConfig, update: int) -> dict[str, float]:
     """Arena of the current policy against each evaluation opponent."""
+    learner = Player("learner", lambda seed: PPOAgent.of(net, seed=seed))
     scores: dict[str, float] = {}
     for opponent in config.eval_opponents:
         result = run_arena(
-            [f"ppo:{checkpoint}", opponent],
+            [learner, opponent],
             config.eval_deals,
             options=config.env_options,
             seed=10_000 + update,
@@ -207,7 +196,7 @@ def train(
         writer.add_text(
             "hyperparameters", "\n".join(f"|{k}|{v}|" for k, v in config.to_dict().items())
         )
-        if config.bc_steps or config.bc_labels or config.bc_values:
+        if config.bc_steps or config.bc_labels:
             for key, value in behaviour_clone(net, config, rng).items():
                 writer.add_scalar(key, value, 0)
             save_checkpoint(checkpoint, _state(net, optimizer, config, 0, 0, snapshots, rng))
@@ -253,7 +242,7 @@ def train(
                     _state(net, optimizer, config, update, global_step, snapshots, rng),
                 )
             if config.eval_every and (update % config.eval_every == 0 or last):
-                stats.update(evaluate(checkpoint, config, update))
+                stats.update(evaluate(net, config, update))
             for key, value in stats.items():
                 writer.add_scalar(key, value, global_step)
             if on_update is not None:

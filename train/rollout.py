@@ -23,12 +23,12 @@ import numpy as np
 import torch
 
 from agents import HeuristicAgent, load_agent
-from agents.advice import NO_LABEL, HeuristicTeacher
+from agents.advice import NO_ADVICE, HeuristicAdvice
+from agents.network import PolicyNet, make_network
+from agents.play import play_hand
 from shengji_env.env import raw_env
 
-from .bc import play_heuristic_hand
 from .config import TrainConfig
-from .network import PolicyNet, make_network
 
 BATCH_KEYS = (
     "obs",
@@ -36,7 +36,7 @@ BATCH_KEYS = (
     "actions",
     "logprobs",
     "values",
-    "teacher",
+    "advice",
     "advantages",
     "returns",
 )
@@ -77,8 +77,7 @@ class Collector:
         self.kinds, self.weights = kinds, weights / weights.sum()
         self.baseline_env = raw_env(**config.env_options) if config.duplicate_baseline else None
         self.baseline_bot = HeuristicAgent()
-        labelled = config.heuristic_coef > 0 or config.advice
-        self.teacher = HeuristicTeacher() if labelled else None
+        self.advice = HeuristicAdvice() if config.advice else None
 
     def load(self, policy_state: dict, snapshot_states: Sequence[dict]) -> None:
         self.policy.load_state_dict(policy_state)
@@ -93,7 +92,7 @@ class Collector:
         env.reset(seed=seed)
         baseline = [0.0] * 4
         if self.baseline_env is not None:
-            baseline = play_heuristic_hand(self.baseline_env, self.baseline_bot, seed)
+            baseline = play_hand(self.baseline_env, [self.baseline_bot] * 4, seed)
         kind = self.kinds[int(rng.choice(len(self.kinds), p=self.weights))]
         if kind == "snapshot" and not self.snapshots:
             kind = "self"
@@ -157,16 +156,17 @@ class Collector:
                 hand.env.step(hand.opponent.act(observed, hand.env.infos[agent]))
             return
         net = self.policy if key == "learner" else self.snapshots[hand0.opponent]
-        labels = [NO_LABEL] * len(group)
-        if self.teacher is not None and (key == "learner" or net.advised):
-            labels = [
-                self.teacher.label(observed, hand.env.infos[hand.env.agent_selection])
+        advice = [NO_ADVICE] * len(group)
+        if self.advice is not None and (key == "learner" or net.advised):
+            advice = [
+                self.advice.next_action(observed, hand.env.infos[hand.env.agent_selection])
                 for hand, _, observed in group
             ]
         obs = torch.from_numpy(np.stack([o["observation"] for _, _, o in group]))
         masks = torch.from_numpy(np.stack([o["action_mask"] for _, _, o in group]))
-        advice = torch.tensor(labels) if net.advised else None
-        actions, logprobs, values = net.act(obs, masks, generator, advice)
+        actions, logprobs, values = net.act(
+            obs, masks, generator, torch.tensor(advice) if net.advised else None
+        )
         for index, (hand, seat, observed) in enumerate(group):
             action = int(actions[index])
             if key == "learner":
@@ -177,7 +177,7 @@ class Collector:
                         action,
                         float(logprobs[index]),
                         float(values[index]),
-                        labels[index],
+                        advice[index],
                     )
                 )
             hand.env.step(action)
@@ -187,7 +187,7 @@ class Collector:
         parts: dict[str, list[np.ndarray]] = {k: [] for k in BATCH_KEYS}
         for seat in sorted(hand.samples):
             samples = hand.samples[seat]
-            obs, masks, actions, logprobs, values, teacher = (
+            obs, masks, actions, logprobs, values, advice = (
                 np.array(column) for column in zip(*samples, strict=True)
             )
             rewards = np.zeros(len(samples), dtype=np.float32)
@@ -196,7 +196,7 @@ class Collector:
             advantages = gae(rewards, values, config.gamma, config.gae_lambda)
             for key, column in zip(
                 BATCH_KEYS,
-                (obs, masks, actions, logprobs, values, teacher, advantages, advantages + values),
+                (obs, masks, actions, logprobs, values, advice, advantages, advantages + values),
                 strict=True,
             ):
                 parts[key].append(column)

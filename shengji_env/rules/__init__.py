@@ -19,7 +19,7 @@ from .cards import (
 )
 from .config import RuleConfig
 from .errors import IllegalMoveError
-from .game import Game, HandResult, Phase, TrickRecord, team_of
+from .game import Game, team_of
 from .legal import (
     check_throw,
     failed_throw_penalty,
@@ -29,6 +29,7 @@ from .legal import (
 )
 from .patterns import Component, decompose, is_titanic, is_tractor
 from .scoring import kitty_multiplier, level_change, next_dealer
+from .state import HandResult, Phase, Position, TrickRecord
 from .trick import ruff_strength, trick_points, trick_winner
 from .trump import TRUMP, TrumpContext
 
@@ -43,6 +44,7 @@ __all__ = [
     "HandResult",
     "IllegalMoveError",
     "Phase",
+    "Position",
     "RuleConfig",
     "TrickRecord",
     "TrumpContext",

@@ -46,6 +46,13 @@ class Bid:
     trump_suit: int | None
 
 
+def bid_card_types(level: int) -> frozenset[int]:
+    """The card types a declaration can show at ``level``: the level cards and jokers."""
+    return frozenset(
+        {make_card(level, suit) for suit in range(NUM_SUITS)} | {SMALL_JOKER, BIG_JOKER}
+    )
+
+
 def _bid_kind(cards: Sequence[int], level: int) -> tuple[str, int] | None:
     counts = counts_by_type(cards)
     if len(counts) == 2 and counts.get(SMALL_JOKER) == 1 and counts.get(BIG_JOKER) == 1:

@@ -33,6 +33,10 @@ def make_card(rank: int, suit: int) -> int:
     return suit * NUM_RANKS + rank
 
 
+def is_joker(card: int) -> bool:
+    return card >= SMALL_JOKER
+
+
 def rank_of(card: int) -> int:
     """Rank index of a suited card (0 = ``2`` … 12 = ``A``); -1 for jokers."""
     return -1 if card >= SMALL_JOKER else card % NUM_RANKS

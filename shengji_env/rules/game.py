@@ -11,60 +11,21 @@ comes from the injected ``random.Random``, so a seed fixes the whole match.
 
 from __future__ import annotations
 
-import enum
 import numbers
 import random
 from bisect import insort
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from .bidding import Bid, bid_strength, bid_trump, legal_bids
-from .cards import BIG_JOKER, NUM_CARD_TYPES, NUM_SUITS, SMALL_JOKER, make_card, make_deck
+from .bidding import Bid, bid_card_types, bid_strength, bid_trump, legal_bids
+from .cards import NUM_CARD_TYPES, make_deck
 from .config import RuleConfig
 from .errors import IllegalMoveError
 from .legal import check_throw, failed_throw_penalty, follow_error, is_submultiset
 from .patterns import single_suit
 from .scoring import kitty_multiplier, level_change, next_dealer, raise_level
+from .state import HandResult, Phase, Position, TrickRecord
 from .trick import trick_points, trick_winner
 from .trump import NUM_EFFECTIVE_SUITS, TrumpContext
-
-
-class Phase(enum.Enum):
-    BID = "bid"
-    BURY = "bury"
-    PLAY = "play"
-    HAND_OVER = "hand_over"
-    MATCH_OVER = "match_over"
-
-
-@dataclass(frozen=True, slots=True)
-class TrickRecord:
-    """A finished trick. ``plays`` are in order from the leader; ``attempt`` is the
-    throw the leader tried when it failed (§6.1), else ``None``."""
-
-    leader: int
-    plays: tuple[tuple[int, ...], ...]
-    winner: int
-    points: int
-    attempt: tuple[int, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a hand ended (§7, §8)."""
-
-    dealer: int
-    level: int
-    trump_suit: int | None
-    trick_points: int
-    kitty_points: int
-    kitty_multiplier: int
-    penalty_points: int
-    attacker_points: int
-    winner: str
-    levels_gained: int
-    next_dealer: int
-    match_winner: int | None
 
 
 def team_of(seat: int) -> int:
@@ -83,6 +44,48 @@ class Game:
         deck: a fixed card order for the first deal (tests); default a shuffle.
     """
 
+    # The whole state, declared once. The match:
+    config: RuleConfig
+    rng: random.Random
+    levels: list[int]  # each team's level (rank index; team 0 = seats 0 and 2)
+    hand_number: int
+    match_winner: int | None
+    results: list[HandResult]  # the hands played so far
+    # The hand:
+    deck: list[int]  # this hand's card order (empty for a game made from a position)
+    dealer: int | None  # None until the first declarer of a first hand (§4)
+    level: int  # the hand's level rank
+    deal_start: int  # the seat dealt the first card
+    dealt: int  # cards dealt so far
+    hands: list[list[int]]  # each seat's cards, sorted by id
+    bid_cards: list[list[int]]  # each seat's level cards and jokers (what it may show)
+    bid_types: frozenset[int]  # the card types a declaration shows at this level
+    bid: Bid | None  # the standing declaration
+    bids: list[Bid]  # every declaration, in order
+    final_round: list[int] | None  # seats still to be asked after the deal (§4)
+    kitty: list[int]
+    ctx: TrumpContext | None  # None until the bidding ends
+    leader: int  # who led the current trick
+    trick: list[tuple[int, ...]]  # the current trick's plays, from the leader
+    trick_attempt: tuple[int, ...] | None  # the current trick's failed throw
+    tricks: list[TrickRecord]
+    played: list[list[int]]  # each seat's plays, in order
+    voids: list[list[bool]]  # seat x effective suit: shown void by a follow
+    revealed: list[list[int]]  # cards failed throws showed that each seat still holds
+    attacker_trick_points: int
+    penalty_points: int  # failed-throw penalties, signed against the attackers
+    result: HandResult | None
+    phase: Phase
+    current_player: int
+
+    _SHARED = ("config", "dealer", "level", "deal_start", "dealt", "bid_types", "bid", "ctx")
+    _SHARED += ("leader", "trick_attempt", "attacker_trick_points", "penalty_points", "result")
+    _SHARED += ("phase", "current_player", "hand_number", "match_winner")
+    _FLAT = ("levels", "results", "deck", "bids", "kitty", "trick", "tricks")
+    _NESTED = ("hands", "bid_cards", "played", "voids", "revealed")
+    """How :meth:`clone` copies each field: shared (immutable), a flat list, or a list of
+    lists; ``final_round`` (a list or ``None``) and ``rng`` are copied by hand."""
+
     def __init__(
         self,
         config: RuleConfig | None = None,
@@ -100,8 +103,8 @@ class Game:
         if dealer is None and self.levels[0] != self.levels[1]:
             raise ValueError("a first hand without a dealer needs both teams at the same level")
         self.hand_number = 0
-        self.match_winner: int | None = None
-        self.results: list[HandResult] = []
+        self.match_winner = None
+        self.results = []
         self._start_hand(dealer, deck)
 
     # --- setup ---------------------------------------------------------------------------
@@ -115,83 +118,73 @@ class Game:
             cards = list(deck)
             if sorted(cards) != make_deck(cfg.decks):
                 raise ValueError(f"a fixed deck must hold exactly {cfg.decks} full deck(s)")
+        level = self.levels[0] if dealer is None else self.levels[team_of(dealer)]
+        self._clear_hand(dealer, level)
         self.deck = cards
-        self.dealer = dealer
-        self.first_hand = dealer is None
-        self.level = self.levels[0] if dealer is None else self.levels[team_of(dealer)]
         self.deal_start = 0 if dealer is None else dealer
-        self.dealt = 0
-        self.hands: list[list[int]] = [[], [], [], []]
-        self.bid_cards: list[list[int]] = [[], [], [], []]
-        self._bid_types = {make_card(self.level, suit) for suit in range(NUM_SUITS)}
-        self._bid_types |= {SMALL_JOKER, BIG_JOKER}
-        self.bid: Bid | None = None
-        self.bids: list[Bid] = []
-        self.final_round: list[int] | None = None
-        self.kitty: list[int] = []
-        self.ctx: TrumpContext | None = None
-        self.leader = 0
-        self.trick: list[tuple[int, ...]] = []
-        self.trick_attempt: tuple[int, ...] | None = None
-        self.tricks: list[TrickRecord] = []
-        self.played: list[list[int]] = [[], [], [], []]
-        self.voids = [[False] * NUM_EFFECTIVE_SUITS for _ in range(4)]
-        self.revealed: list[list[int]] = [[], [], [], []]
-        self.attacker_trick_points = 0
-        self.penalty_points = 0
-        self.result: HandResult | None = None
-        self.phase = Phase.BID
         self.current_player = self.deal_start
         self._continue_bidding()
 
+    def _clear_hand(self, dealer: int | None, level: int) -> None:
+        """Every field of the hand at its value before the first card is dealt."""
+        self.deck, self.dealer, self.level = [], dealer, level
+        self.deal_start, self.dealt = 0, 0
+        self.hands = [[], [], [], []]
+        self.bid_cards = [[], [], [], []]
+        self.bid_types = bid_card_types(level)
+        self.bid, self.bids, self.final_round = None, [], None
+        self.kitty, self.ctx = [], None
+        self.leader, self.trick, self.trick_attempt, self.tricks = 0, [], None, []
+        self.played = [[], [], [], []]
+        self.voids = [[False] * NUM_EFFECTIVE_SUITS for _ in range(4)]
+        self.revealed = [[], [], [], []]
+        self.attacker_trick_points, self.penalty_points = 0, 0
+        self.result, self.phase, self.current_player = None, Phase.BID, 0
+
     @classmethod
-    def at_play(
-        cls,
-        config: RuleConfig,
-        *,
-        hands: Sequence[Sequence[int]],
-        kitty: Sequence[int],
-        dealer: int,
-        levels: tuple[int, int],
-        bid: Bid | None,
-        leader: int,
-        trick: Sequence[Sequence[int]],
-        tricks: Sequence[TrickRecord],
-        played: Sequence[Sequence[int]],
-        voids: Sequence[Sequence[bool]],
-        revealed: Sequence[Sequence[int]],
-        attacker_trick_points: int,
-        penalty_points: int,
-        rng: random.Random | None = None,
-    ) -> Game:
-        """A game in the middle of the play from an explicit position (search bots build
-        one per sampled deal). The current player is the next to play in ``trick``."""
+    def from_position(cls, position: Position, rng: random.Random | None = None) -> Game:
+        """A game at ``position``: the protocol answers a front end's request with one, and
+        a search bot plays its sampled deals out from one. A position in the bidding holds
+        no deck: its decision can be made, the deal does not go on."""
+        config = position.config
         game = cls.__new__(cls)
         game.config = config
         game.rng = rng if rng is not None else random.Random(0)
-        game.levels = list(levels)
+        game.levels = list(position.levels)
         game.hand_number, game.match_winner, game.results = 0, None, []
-        game.deck, game.dealt, game.deal_start = [], 4 * config.hand_size, dealer
-        game.dealer, game.first_hand = dealer, False
-        game.level = levels[team_of(dealer)]
-        game.hands = [sorted(cards) for cards in hands]
-        game.bid_cards, game._bid_types = [[], [], [], []], set()
-        game.bid, game.bids, game.final_round = bid, [] if bid is None else [bid], []
-        game.kitty = list(kitty)
-        game.ctx = TrumpContext(config, game.level, None if bid is None else bid.trump_suit)
-        game.leader = leader
-        game.trick = [tuple(play) for play in trick]
-        game.trick_attempt = None
-        game.tricks = list(tricks)
-        game.played = [list(cards) for cards in played]
-        game.voids = [list(row) for row in voids]
-        game.revealed = [list(cards) for cards in revealed]
-        game.attacker_trick_points = attacker_trick_points
-        game.penalty_points = penalty_points
-        game.result = None
-        game.phase = Phase.PLAY
-        game.current_player = (leader + len(trick)) % 4
+        game._clear_hand(position.dealer, position.level)
+        game.deal_start = 0 if position.dealer is None else position.dealer
+        game.dealt = position.cards_dealt
+        game.hands = [sorted(cards) for cards in position.hands]
+        game.bid_cards = [[c for c in hand if c in game.bid_types] for hand in game.hands]
+        game.bids = list(position.bids)
+        game.bid = game.bids[-1] if game.bids else None
+        game.kitty = list(position.kitty)
+        game.phase, game.current_player = position.phase, position.seat
+        if position.phase is Phase.BID:
+            game.final_round = []
+            return game
+        trump = None if game.bid is None else game.bid.trump_suit
+        game.ctx = TrumpContext(config, game.level, trump)
+        game.leader = position.leader
+        game.trick = [tuple(play) for play in position.trick]
+        game.tricks = list(position.tricks)
+        for record in [*game.tricks, TrickRecord(game.leader, tuple(game.trick), 0, 0)]:
+            game._record_plays(record)
+        game.revealed = [list(cards) for cards in position.revealed]
+        game.attacker_trick_points = position.attacker_trick_points
+        game.penalty_points = position.penalty_points
         return game
+
+    def _record_plays(self, record: TrickRecord) -> None:
+        """Who played what in ``record``, and the voids its follows showed (§6.2)."""
+        ctx = self._ctx()
+        for index, play in enumerate(record.plays):
+            seat = (record.leader + index) % 4
+            self.played[seat].extend(play)
+            suit = ctx.suits[record.plays[0][0]]
+            if index and sum(1 for card in play if ctx.suits[card] == suit) < len(play):
+                self.voids[seat][suit] = True
 
     def next_hand(self) -> None:
         """Deal the next hand of the match (after :attr:`Phase.HAND_OVER`)."""
@@ -205,22 +198,15 @@ class Game:
     def clone(self) -> Game:
         """An independent copy (search bots clone states); shares only immutable parts."""
         other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        for name in self._SHARED:
+            setattr(other, name, getattr(self, name))
+        for name in self._FLAT:
+            setattr(other, name, list(getattr(self, name)))
+        for name in self._NESTED:
+            setattr(other, name, [list(row) for row in getattr(self, name)])
+        other.final_round = None if self.final_round is None else list(self.final_round)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
-        other.levels = list(self.levels)
-        other.results = list(self.results)
-        other.deck = list(self.deck)
-        other.hands = [list(hand) for hand in self.hands]
-        other.bid_cards = [list(cards) for cards in self.bid_cards]
-        other.bids = list(self.bids)
-        other.final_round = None if self.final_round is None else list(self.final_round)
-        other.kitty = list(self.kitty)
-        other.trick = list(self.trick)
-        other.tricks = list(self.tricks)
-        other.played = [list(cards) for cards in self.played]
-        other.voids = [list(row) for row in self.voids]
-        other.revealed = [list(cards) for cards in self.revealed]
         return other
 
     # --- queries -------------------------------------------------------------------------
@@ -293,7 +279,7 @@ class Game:
             seat = (self.deal_start + self.dealt) % 4
             card = self.deck[self.dealt]
             insort(self.hands[seat], card)
-            if card in self._bid_types:
+            if card in self.bid_types:
                 self.bid_cards[seat].append(card)
             self.dealt += 1
             if self.legal_bids(seat):

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 
-from .game import Game, Phase
+from .game import Game
 from .legal import legal_plays
 from .patterns import decompose
+from .state import Phase
 
 FOLLOW_ENUMERATION_LIMIT = 4096
 

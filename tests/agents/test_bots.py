@@ -7,8 +7,8 @@ import pytest
 
 from agents import load_agent
 from shengji_env.actions import DecisionKind
-from shengji_env.encoding import seat_view
 from shengji_env.env import raw_env
+from shengji_env.view import seat_view
 
 from ..env.helpers import random_states, reshuffle_hidden
 

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from shengji_env.actions import Decision
-from shengji_env.encoding import OBS_BLOCKS, OBS_LAYOUT, OBS_SIZE, ObservationEncoder, seat_view
+from shengji_env.encoding import OBS_BLOCKS, OBS_LAYOUT, OBS_SIZE, ObservationEncoder
 from shengji_env.rules.trick import trick_winner
+from shengji_env.view import seat_view
 
 from .helpers import random_states, reshuffle_hidden
 

@@ -6,16 +6,17 @@ import pytest
 import torch
 
 from agents import HeuristicAgent
+from agents.network import make_network
 from shengji_env.env import raw_env
 from train import bc
-from train.network import make_network
+from train import demonstrations as demonstrations_io
 
 from .helpers import tiny
 
 
 @pytest.fixture(scope="module")
 def demonstrations():
-    return bc.heuristic_samples({"decks": 1}, 1500, seed=5)
+    return demonstrations_io.heuristic_samples({"decks": 1}, 1500, seed=5)
 
 
 def test_demonstrations_are_legal_heuristic_decisions_with_hand_rewards(demonstrations):
@@ -46,8 +47,8 @@ def test_demonstrations_are_legal_heuristic_decisions_with_hand_rewards(demonstr
 
 def test_collection_splits_over_workers_reproducibly(tmp_path):
     config = tiny(tmp_path, "decks=1", "num_workers=2")
-    first = bc.collect_demonstrations(config, 400, seed=3)
-    again = bc.collect_demonstrations(config, 400, seed=3)
+    first = demonstrations_io.collect_demonstrations(config, 400, seed=3)
+    again = demonstrations_io.collect_demonstrations(config, 400, seed=3)
     assert len(first) >= 400
     assert np.array_equal(first.actions, again.actions)
     assert np.array_equal(first.returns, again.returns)

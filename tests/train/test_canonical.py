@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 import torch
 
+from agents.canonical import CARD_FEATURES, SUM_SCALE, Canonicalize, canonical_slots
+from agents.network import PolicyNet
 from shengji_env.actions import DecisionKind
 from shengji_env.env import raw_env
 from shengji_env.rules import parse_cards
-from train.canonical import CARD_FEATURES, SUM_SCALE, Canonicalize, canonical_slots
 from train.export import export_policy
-from train.network import PolicyNet
 from train.ppo import train
 
 from .helpers import tiny
@@ -27,7 +27,7 @@ def test_slots_are_a_permutation_with_roles_in_fixed_places():
 
 
 def test_canonical_network_masks_and_maps_logits_back_to_cards():
-    net = PolicyNet([32], canonical=True)
+    net = PolicyNet([32], counting=True)
     env = raw_env()
     env.reset(seed=2)
     for _ in range(40):
@@ -41,13 +41,13 @@ def test_canonical_network_masks_and_maps_logits_back_to_cards():
         env.step(int(logits[0].argmax()))
 
 
-@pytest.mark.parametrize("network", ["canonical", "counting"])
+@pytest.mark.parametrize("network", ["mlp", "counting"])
 def test_canonical_training_exports_with_parity(tmp_path, network):
     run = train(tiny(tmp_path, "num_workers=0", "total_steps=500", f"network={network}"))
     export_policy(run / "checkpoint.pt", tmp_path / "export")
+    from agents.network import make_network
     from agents.onnx_agent import OnnxAgent
-    from train.checkpoint import load_checkpoint
-    from train.network import make_network
+    from agents.policy_file import load_checkpoint
 
     data = load_checkpoint(run / "checkpoint.pt")
     net = make_network(data["config"])
@@ -91,7 +91,7 @@ def _expected_counting(view, decks):
 
 @pytest.mark.parametrize("decks", [1, 2, 3])
 def test_card_counting_features_match_the_rules(decks):
-    canonicalize = Canonicalize(card_features=True)
+    canonicalize = Canonicalize()
     env = raw_env(decks=decks)
     env.reset(seed=decks)
     rng = np.random.default_rng(decks)

@@ -10,11 +10,11 @@ import pytest
 import torch
 
 from agents import load_agent
+from agents.network import make_network
 from agents.onnx_agent import OnnxAgent
+from agents.policy_file import load_checkpoint
 from shengji_env.env import raw_env
-from train.checkpoint import load_checkpoint
 from train.export import export_policy, golden_positions
-from train.network import make_network
 
 ROOT = Path(__file__).parents[2]
 MODEL = ROOT / "models" / "quick-v2"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from train.checkpoint import load_checkpoint
+from agents.policy_file import load_checkpoint
 from train.config import load_config
 from train.ppo import train
 

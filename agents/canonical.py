@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 from shengji_env.actions import DecisionKind
-from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE, PHASES
+from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE, PHASE_SLOTS
 from shengji_env.rules.cards import (
     BIG_JOKER,
     NUM_CARD_TYPES,
@@ -78,13 +78,13 @@ def _card_columns() -> tuple[np.ndarray, np.ndarray]:
 
 
 class Canonicalize(nn.Module):
-    """Observation (batch, OBS_SIZE) -> the same features with every card chunk in slot order
-    (then, with ``card_features``, :class:`CardFeatures`), and the per-sample
-    ``slot_of_card`` index to map card logits back."""
+    """Observation (batch, OBS_SIZE) -> the same features with every card chunk in slot order,
+    then the :class:`CardFeatures`, and the per-sample ``slot_of_card`` index to map card
+    logits back."""
 
-    def __init__(self, card_features: bool = False) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.card_features = CardFeatures() if card_features else None
+        self.card_features = CardFeatures()
         slot_of_card, card_of_slot = _tables()
         card_columns, rest = _card_columns()
         self.register_buffer("slot_of_card", torch.from_numpy(slot_of_card), persistent=False)
@@ -100,17 +100,31 @@ class Canonicalize(nn.Module):
         cards = obs[:, self.card_columns]  # (batch, chunks, 54) by card id
         order = self.card_of_slot[row].unsqueeze(1).expand(-1, self.chunks, -1)
         canonical = cards.gather(2, order)  # (batch, chunks, 54) by slot
-        features = torch.cat([canonical.flatten(1), obs[:, self.rest]], dim=1)
-        if self.card_features is not None:
-            burying = obs[:, BURY_COLUMN]
-            features = torch.cat([features, self.card_features(canonical, burying)], dim=1)
+        burying = obs[:, BURY_COLUMN]
+        counting = self.card_features(canonical, burying)
+        features = torch.cat([canonical.flatten(1), obs[:, self.rest], counting], dim=1)
         return features, self.slot_of_card[row]
 
 
-BURY_COLUMN = OBS_LAYOUT["phase"].start + PHASES[DecisionKind.BURY]
+BURY_COLUMN = OBS_LAYOUT["phase"].start + PHASE_SLOTS[DecisionKind.BURY]
 NUM_GROUPS = NUM_SUITS + 1  # the plain suits and trump
-_HAND, _PLAYED, _KITTY = 0, slice(2, 6), 14
-_TRUMP_CARDS, _CARD_ORDER = 15, 16
+
+
+def _chunks(block: str) -> slice:
+    """The 54-card chunks of a card block in :func:`_card_columns`' chunk order."""
+    first = sum(
+        OBS_LAYOUT[name].stop - OBS_LAYOUT[name].start
+        for name in CARD_BLOCKS[: CARD_BLOCKS.index(block)]
+    )
+    size = OBS_LAYOUT[block].stop - OBS_LAYOUT[block].start
+    return slice(first // NUM_CARD_TYPES, (first + size) // NUM_CARD_TYPES)
+
+
+HAND_CHUNK = _chunks("hand").start
+PLAYED_CHUNKS = _chunks("played")  # one chunk per seat
+KITTY_CHUNK = _chunks("kitty").start
+TRUMP_CARDS_CHUNK = _chunks("trump_cards").start
+CARD_ORDER_CHUNK = _chunks("card_order").start
 PLAIN_SUIT_SLOTS = NUM_RANKS - 1  # a plain suit's slots: its ranks less the level rank
 CARD_FEATURES = 3 * NUM_CARD_TYPES + 2 * NUM_GROUPS
 SUM_SCALE = float(PLAIN_SUIT_SLOTS)  # sums over a suit, brought near the inputs' [0, 1]
@@ -132,12 +146,12 @@ class CardFeatures(nn.Module):
     def forward(self, cards: torch.Tensor, burying: torch.Tensor) -> torch.Tensor:
         """``cards``: (batch, chunks, 54) in slot order; ``burying``: (batch,) 1.0 where
         the dealer is choosing the kitty (still in the hand then) -> (batch, CARD_FEATURES)."""
-        hand = cards[:, _HAND]
-        kitty = cards[:, _KITTY] * (1.0 - burying[:, None])
-        out = (1.0 - cards[:, _PLAYED].sum(1) - hand - kitty).clamp(min=0.0)
-        trump = cards[:, _TRUMP_CARDS] > 0.5
+        hand = cards[:, HAND_CHUNK]
+        kitty = cards[:, KITTY_CHUNK] * (1.0 - burying[:, None])
+        out = (1.0 - cards[:, PLAYED_CHUNKS].sum(1) - hand - kitty).clamp(min=0.0)
+        trump = cards[:, TRUMP_CARDS_CHUNK] > 0.5
         group = torch.where(trump, NUM_SUITS, self.suit_of_slot.expand_as(hand))
-        order = cards[:, _CARD_ORDER]
+        order = cards[:, CARD_ORDER_CHUNK]
         beats = (group[:, None, :] == group[:, :, None]) & (order[:, None, :] > order[:, :, None])
         higher_out = (beats.float() @ out[:, :, None]).squeeze(-1)
         boss = ((hand > 0) & (higher_out < 1e-6)).float()

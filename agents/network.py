@@ -1,4 +1,5 @@
-"""The policy-value network: an MLP over the observation, a masked categorical over 55."""
+"""The policy-value network: an MLP over the observation (optionally with trump-relative
+card-counting features), a masked categorical over 55 actions. Shared by play and training."""
 
 from __future__ import annotations
 
@@ -27,30 +28,27 @@ def _layer(inputs: int, outputs: int, gain: float = 2**0.5) -> nn.Linear:
 class PolicyNet(nn.Module):
     """Shared trunk, a policy head over the 55 card-by-card actions and a value head.
 
-    With ``canonical`` the card features are first put in trump-relative slot order
-    (:mod:`train.canonical`) and the card logits mapped back to card ids; with
-    ``card_features`` too, card-counting features are added to them. With ``advised`` the
-    net also reads the heuristic's advice (:mod:`agents.advice`: the action HeuristicAgent
-    would take next, -1 where it has none) as a one-hot input and adds a learned bonus to
-    that action's logit, so it can learn where to depart from the heuristic.
+    With ``counting`` the card features are first put in trump-relative slot order
+    (:mod:`agents.canonical`), card-counting features are added to them, and the card
+    logits are mapped back to card ids. With ``advised`` the net also reads the heuristic's
+    advice (:mod:`agents.advice`: the action HeuristicAgent would take next, -1 where it
+    has none) as a one-hot input and adds a learned bonus to that action's logit, so it can
+    learn where to depart from the heuristic.
     """
 
     def __init__(
         self,
         hidden_sizes: Sequence[int] = (512, 256),
         obs_size: int = OBS_SIZE,
-        canonical: bool = False,
-        card_features: bool = False,
+        counting: bool = False,
         advised: bool = False,
     ) -> None:
         super().__init__()
-        if card_features and not canonical:
-            raise ValueError("card_features work on the canonical (trump-relative) slots")
-        self.canonical = Canonicalize(card_features) if canonical else None
+        self.canonical = Canonicalize() if counting else None
         layers: list[nn.Module] = []
         self.advised = advised
         self.advice_bonus = nn.Parameter(torch.tensor(ADVICE_BONUS)) if advised else None
-        width = obs_size + (CARD_FEATURES if card_features else 0) + (NUM_ACTIONS if advised else 0)
+        width = obs_size + (CARD_FEATURES if counting else 0) + (NUM_ACTIONS if advised else 0)
         for size in hidden_sizes:
             layers += [_layer(width, size), nn.ReLU()]
             width = size
@@ -114,11 +112,9 @@ class PolicyNet(nn.Module):
 
 def make_network(config: dict) -> PolicyNet:
     """The network a (training) config dict describes."""
-    network = config.get("network", "mlp")
     return PolicyNet(
         config.get("hidden_sizes", [512, 256]),
-        canonical=network in ("canonical", "counting"),
-        card_features=network == "counting",
+        counting=config.get("network", "mlp") == "counting",
         advised=config.get("advice", False),
     )
 
