@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 JOBS ?= 2
 
-.PHONY: setup demo test lint format bench golden clean
+.PHONY: setup demo test quick lint format bench golden clean
 
 setup: $(STAMP)
 
@@ -27,6 +27,12 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest -n $(JOBS) -q
+
+# The fast loop while working: lint and every test but the slow marks (under a minute).
+quick: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pytest -n $(JOBS) -q -m "not slow"
 
 lint: setup
 	$(BIN)/ruff check .

@@ -1,6 +1,6 @@
 """The JSON decision protocol: what one seat knows in, the cards to play out.
 
-A request is a JSON object; cards are strings as in RULES.md (``"10H"``, ``"SJ"``):
+A request is a JSON object; cards are strings as in docs/rules.md (``"10H"``, ``"SJ"``):
 
 ```
 {"id": 7,                                   # optional, echoed back

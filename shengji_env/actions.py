@@ -1,4 +1,4 @@
-"""The card-by-card action space and its exact prefix masks (DESIGN.md, "Actions").
+"""The card-by-card action space and its exact prefix masks (docs/design.md, "Actions").
 
 ``Discrete(55)``: ids 0..53 select one copy of that card type, :data:`COMMIT` (54)
 finishes the decision (and passes a bid when nothing is selected). A card is allowed

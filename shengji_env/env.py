@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment (DESIGN.md: "Actions", "Observations", "Rewards").
+"""The PettingZoo AEC environment (docs/design.md: "Actions", "Observations", "Rewards").
 
 ``raw_env(**options)`` raises :class:`~shengji_env.rules.IllegalMoveError` with the
 reason on an illegal action; ``env(**options)`` wraps it the way PettingZoo's classic

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
@@ -24,6 +25,7 @@ def test_quickstart_executes(tmp_path):
     assert any("tractor to lead" in o.get("text", "") for o in outputs)
 
 
+@pytest.mark.slow
 def test_training_notebook_executes_on_the_quick_configs_output(tmp_path, monkeypatch):
     from train.config import load_config
     from train.ppo import train

@@ -1,4 +1,4 @@
-"""RULES.md §4: declaration strengths, overturns and the deal with bid decisions."""
+"""docs/rules.md §4: declaration strengths, overturns and the deal with bid decisions."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md notation and §1: cards, decks, points, hand and kitty sizes."""
+"""docs/rules.md notation and §1: cards, decks, points, hand and kitty sizes."""
 
 import pytest
 

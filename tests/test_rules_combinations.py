@@ -1,4 +1,4 @@
-"""RULES.md §3: pairs, triples, tractors, titanics and the decomposition of throws."""
+"""docs/rules.md §3: pairs, triples, tractors, titanics and the decomposition of throws."""
 
 import pytest
 

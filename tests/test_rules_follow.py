@@ -1,4 +1,4 @@
-"""RULES.md §6.2: following — suit first, then as much of the lead's shape as the hand has."""
+"""docs/rules.md §6.2: following — suit first, then as much of the lead's shape as the hand has."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md §2 and §2.1: trump membership and order, high to low."""
+"""docs/rules.md §2 and §2.1: trump membership and order, high to low."""
 
 import pytest
 

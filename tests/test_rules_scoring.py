@@ -1,4 +1,4 @@
-"""RULES.md §7 and §8: kitty multiplier, level bands, next dealer, match end."""
+"""docs/rules.md §7 and §8: kitty multiplier, level bands, next dealer, match end."""
 
 import pytest
 

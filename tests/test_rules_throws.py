@@ -1,4 +1,4 @@
-"""RULES.md §6.1: leads, throws and failed throws."""
+"""docs/rules.md §6.1: leads, throws and failed throws."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md §6.3: winning a trick — following, ruffs, over-ruffs, ties."""
+"""docs/rules.md §6.3: winning a trick — following, ruffs, over-ruffs, ties."""
 
 import pytest
 
@@ -17,7 +17,7 @@ def is_ruff(lead, play, ctx=CTX):
     return ruff_strength(decompose(cards(lead), ctx), cards(play), ctx) is not None
 
 
-# The RULES.md examples use trump cards written without suits; trump is ♥ here.
+# The docs/rules.md examples use trump cards written without suits; trump is ♥ here.
 @pytest.mark.parametrize(
     ("lead", "play", "expected"),
     [

@@ -87,7 +87,8 @@ class TrainConfig:
     """Mix of opponents per hand: the learner in all seats (``self``), or in one team against
     a past snapshot or a rule-based bot. Weights are normalised."""
     snapshot_every: int = 10
-    """Updates between league snapshots of the learner."""
+    """Updates between league snapshots of the learner (kept only when ``opponents`` plays
+    against snapshots)."""
     max_snapshots: int = 5
     """Snapshots kept in the league (oldest dropped)."""
     bc_steps: int = 0

@@ -221,7 +221,7 @@ def train(
             stats["charts/mean_hand_reward"] = float(batch["hand_rewards"].mean())
             if config.duplicate_baseline and len(batch["hand_gains"]):
                 stats["charts/gain_vs_heuristic"] = float(batch["hand_gains"].mean())
-            if update % config.snapshot_every == 0:
+            if update % config.snapshot_every == 0 and config.opponents.get("snapshot", 0) > 0:
                 snapshots = [
                     *snapshots,
                     {k: v.detach().clone() for k, v in net.state_dict().items()},

@@ -1,6 +1,6 @@
-"""The pure Shengji rules engine (standard library only); see RULES.md.
+"""The pure Shengji rules engine (standard library only); see docs/rules.md.
 
-The public rules API of DESIGN.md is re-exported here.
+The public rules API of docs/design.md is re-exported here.
 """
 
 from .bidding import Bid, bid_strength, bid_trump, candidate_bids, legal_bids

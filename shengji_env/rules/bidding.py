@@ -1,4 +1,4 @@
-"""Declarations (亮主), their strength, and the overturns they allow (RULES.md §4).
+"""Declarations (亮主), their strength, and the overturns they allow (docs/rules.md §4).
 
 A declaration shows level cards or jokers. Its strength, low to high:
 

@@ -1,10 +1,10 @@
-"""Cards as ints, decks, the text format of RULES.md and point values.
+"""Cards as ints, decks, the text format of docs/rules.md and point values.
 
 A *card* is a card type id in ``0..53``: ``suit * 13 + rank`` for the 52 suited
 cards (suits ♠ ♥ ♦ ♣ = 0..3, ranks ``2``..``A`` = 0..12), then ``SJ`` = 52 and
 ``BJ`` = 53. With several decks the copies of one type are the same int; a hand
 is a multiset (a list with repeats, or a count per type). Strings appear only
-at the edges: :func:`parse_cards` and :func:`format_cards` (RULES.md, notation).
+at the edges: :func:`parse_cards` and :func:`format_cards` (docs/rules.md, notation).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def suit_index(suit: str | int) -> int:
 
 
 def card_points(card: int) -> int:
-    """Points of one card: 5s score 5, 10s and Ks score 10 (RULES.md §1)."""
+    """Points of one card: 5s score 5, 10s and Ks score 10 (docs/rules.md §1)."""
     if card >= SMALL_JOKER:
         return 0
     return _POINTS_BY_RANK.get(RANKS[card % NUM_RANKS], 0)

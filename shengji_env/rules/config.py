@@ -1,4 +1,4 @@
-"""The rule configuration: every option of RULES.md as a named, documented field."""
+"""The rule configuration: every option of docs/rules.md as a named, documented field."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from .cards import DECK_POINTS, RANKS, rank_index
 
 TITANIC_FOLLOW_ORDERS = ("tractor_first", "triples_first")
 
-# RULES.md §1 [decision]: hand size and kitty size per deck count.
+# docs/rules.md §1 [decision]: hand size and kitty size per deck count.
 _HAND_SIZES = {1: 12, 2: 25, 3: 39}
 _KITTY_SIZES = {1: 6, 2: 8, 3: 6}
 
 
 @dataclasses.dataclass(frozen=True)
 class RuleConfig:
-    """Rule options (RULES.md); the defaults are the rules' first-named choices.
+    """Rule options (docs/rules.md); the defaults are the rules' first-named choices.
 
     Raises:
         ValueError: on an invalid value, naming the field and the allowed values.

@@ -2,7 +2,7 @@
 
 
 class IllegalMoveError(ValueError):
-    """An action that the rules forbid; the message names the rule (RULES.md §) it breaks.
+    """An action that the rules forbid; the message names the rule (docs/rules.md §) it breaks.
 
     The state that raised it is left unchanged.
     """

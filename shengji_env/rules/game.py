@@ -1,4 +1,4 @@
-"""The state machine of a hand and of a match (RULES.md §1, §4–§8).
+"""The state machine of a hand and of a match (docs/rules.md §1, §4–§8).
 
 Phases: :attr:`Phase.BID` (cards dealt one at a time, a declaration decision after
 each card for a player who has a legal one, then a final round), :attr:`Phase.BURY`

@@ -1,4 +1,4 @@
-"""Leads, throws, follows and the enumeration of legal plays (RULES.md §6.1, §6.2).
+"""Leads, throws, follows and the enumeration of legal plays (docs/rules.md §6.1, §6.2).
 
 Hands and plays are multisets of card ids (lists with repeats). The follow rule
 is read formally (§6.2): a follow is legal iff it obeys the suit rule and its

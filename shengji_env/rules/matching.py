@@ -1,4 +1,4 @@
-"""How much of a lead's structure a set of cards can match (RULES.md §6.2, §6.3).
+"""How much of a lead's structure a set of cards can match (docs/rules.md §6.2, §6.3).
 
 Followers must keep as much of the lead's shape as their hand allows (§6.2), and a
 ruff must cover the whole shape (§6.3). Both questions are answered here on

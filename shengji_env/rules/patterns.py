@@ -1,4 +1,4 @@
-"""Combinations and the decomposition of a play into components (RULES.md §3).
+"""Combinations and the decomposition of a play into components (docs/rules.md §3).
 
 A *unit* is a group of identical cards (one card, a pair, a triple); a *run* is a
 sequence of units of one multiplicity whose rank keys are consecutive in one

@@ -1,4 +1,4 @@
-"""Scoring a hand and moving to the next one (RULES.md §7, §8)."""
+"""Scoring a hand and moving to the next one (docs/rules.md §7, §8)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The pieces of a game's state: its phases, finished tricks, how a hand ended
-(RULES.md §4–§8), and a position as one seat knows it."""
+(docs/rules.md §4–§8), and a position as one seat knows it."""
 
 from __future__ import annotations
 

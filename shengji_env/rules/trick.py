@@ -1,4 +1,4 @@
-"""Winning a trick: following plays, ruffs and over-ruffs (RULES.md §6.3).
+"""Winning a trick: following plays, ruffs and over-ruffs (docs/rules.md §6.3).
 
 A play in the led suit beats the winning play only with the lead's shape (a
 single combination) and a higher rank; a throw cannot be beaten in its suit. A

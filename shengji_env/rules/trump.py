@@ -1,4 +1,4 @@
-"""Trump membership, effective suit and order of every card for one hand (RULES.md §2).
+"""Trump membership, effective suit and order of every card for one hand (docs/rules.md §2).
 
 Order is computed once per hand into two tables indexed by card id: the effective
 suit (0..3 for the plain suits, :data:`TRUMP` for trump) and a dense *rank key*

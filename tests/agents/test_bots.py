@@ -48,7 +48,7 @@ def test_bots_never_play_illegally(decks, chunk):
     assert kinds == set(DecisionKind)
 
 
-@pytest.mark.parametrize("decks", [1, 2, 3])
+@pytest.mark.parametrize("decks", [1, 2, pytest.param(3, marks=pytest.mark.slow)])
 def test_search_bot_plays_legally(decks):
     for seed in range(2):
         play_hand(

@@ -8,6 +8,7 @@ from shengji_env.wrappers import SingleAgentEnv
 sb3_contrib = pytest.importorskip("sb3_contrib")
 
 
+@pytest.mark.slow
 def test_maskable_ppo_trains_a_few_thousand_steps():
     env = SingleAgentEnv(decks=1, learner_seat="random")
     model = sb3_contrib.MaskablePPO(

@@ -80,9 +80,9 @@ def check_order_independence(decision: Decision, play: tuple[int, ...], rng) -> 
     [
         {"decks": 1},
         {"decks": 2},
-        {"decks": 3},
+        pytest.param({"decks": 3}, marks=pytest.mark.slow),
         {"decks": 2, "twos_always_trump": True},
-        {"decks": 3, "titanic_follow_order": "triples_first"},
+        pytest.param({"decks": 3, "titanic_follow_order": "triples_first"}, marks=pytest.mark.slow),
     ],
     ids=["1d", "2d", "3d", "2d-twos", "3d-triples-first"],
 )

@@ -103,6 +103,7 @@ def test_label_parts_are_made_once_and_bad_folders_are_named(labels, tmp_path):
         distill.load_parts(tmp_path)
 
 
+@pytest.mark.slow
 def test_an_advised_run_clones_search_labels_trains_exports_and_plays(tmp_path, labels):
     run = train(
         tiny(

@@ -32,6 +32,7 @@ def softmax(logits):
     return shifted / shifted.sum(axis=1, keepdims=True)
 
 
+@pytest.mark.slow
 def test_onnx_and_torch_agree_on_thousands_of_positions(exported):
     data = load_checkpoint(MODEL / "policy.pt")
     net = make_network(data["config"])

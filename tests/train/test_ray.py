@@ -24,6 +24,7 @@ def final_weights(run):
     return load_checkpoint(run / "checkpoint.pt")
 
 
+@pytest.mark.slow
 def test_ray_backend_trains_like_the_local_backend_and_survives_a_killed_actor(
     local_ray, tmp_path, monkeypatch
 ):

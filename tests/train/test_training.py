@@ -18,7 +18,7 @@ def weights(path):
     return load_checkpoint(path)["model"]
 
 
-@pytest.mark.parametrize("workers", [0, 2])
+@pytest.mark.parametrize("workers", [0, pytest.param(2, marks=pytest.mark.slow)])
 def test_resume_gives_the_same_result_as_an_uninterrupted_run(tmp_path, workers):
     config = tiny(tmp_path / "a", f"num_workers={workers}", "total_steps=2500")
     whole = train(config)
@@ -133,3 +133,9 @@ def test_the_cli_resumes_a_run_under_its_own_config(tmp_path):
     assert data["global_step"] >= steps + 200
     assert data["config"]["ent_coef"] == 0.02 != TrainConfig.ent_coef  # not the defaults
     assert main(["train", "--resume", str(checkpoint), "entcoef=1"]) == 2
+
+
+def test_a_run_that_never_plays_its_snapshots_keeps_none(tmp_path):
+    run = train(tiny(tmp_path, "num_workers=0", "total_steps=1000", "opponents={self: 1}"))
+    data = load_checkpoint(run / "checkpoint.pt")
+    assert data["update"] >= 2 and data["league"] == []
