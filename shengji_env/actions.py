@@ -13,9 +13,9 @@ import enum
 
 import numpy as np
 
-from .rules import Game, Phase, legal_plays
+from .rules import Game, Phase
 from .rules.cards import NUM_CARD_TYPES, format_card
-from .rules.legal import lead_shape, suit_units
+from .rules.legal import completion_cost, lead_shape, suit_units
 
 COMMIT = NUM_CARD_TYPES
 NUM_ACTIONS = NUM_CARD_TYPES + 1
@@ -74,7 +74,9 @@ class Decision:
         self._suit = -1  # lead: the suit the selection is in; follow: the led suit
         self._off_suit_room = 0  # follow short of the suit: how many other cards fit
         self._free_follow = True  # follow: any cards of the led suit are legal
-        self._candidates: list[dict[int, int]] = []  # complete decisions that still fit
+        self._shape: tuple[tuple[int, int], ...] = ()  # follow: the lead's shape
+        self._in_suit: list[int] = []  # follow: the hand's cards of the led suit
+        self._candidates: list[dict[int, int]] = []  # bid: declarations that still fit
         self._setup()
         self._update_mask()
 
@@ -97,10 +99,10 @@ class Decision:
         self._off_suit_room = max(0, len(lead) - len(in_suit))
         if len(in_suit) <= len(lead):
             return
-        structured = any(m >= 2 for m, _ in lead_shape(lead, ctx))
-        if structured and suit_units(in_suit, self._suit, ctx):
+        shape = lead_shape(lead, ctx)
+        if any(m >= 2 for m, _ in shape) and suit_units(in_suit, self._suit, ctx):
             self._free_follow = False
-            self._candidates = [_multiset(play) for play in legal_plays(self.hand, lead, ctx)]
+            self._shape, self._in_suit = shape, in_suit
 
     def clone(self) -> Decision:
         """An independent copy (same game), for exploring selections without committing."""
@@ -160,7 +162,7 @@ class Decision:
         if len(self.selection) == self._size:  # complete: only COMMIT is left
             self._allowed, self._mask, self._only_commit = _COMMIT_ONLY, _COMMIT_ONLY_MASK, True
             return
-        if self._candidates:
+        if self._candidates:  # a bid
             chosen = self.selection.count(card)
             self._candidates = [c for c in self._candidates if c.get(card, 0) >= chosen]
         self._update_mask()
@@ -207,7 +209,22 @@ class Decision:
                 if remaining[card] and (ctx.suits[card] == self._suit or self._off_suit_room):
                     mask[card] = 1
             return
-        self._mark_candidates(mask)
+        self._shaped_follow_mask(mask)
+
+    def _shaped_follow_mask(self, mask: list[int]) -> None:
+        """A follow that must keep the lead's shape (§6.2 rule 2), all in the led suit: a
+        card is allowed iff the cheapest best-shaped follow through the selection plus it
+        still fits (a feasibility check, no enumeration of plays)."""
+        ctx = self.game.ctx
+        assert ctx is not None
+        room = self._size - len(self.selection)
+        needed = completion_cost(self._shape, self._in_suit, self.selection, ctx)
+        cards = [c for c in set(self._in_suit) if self._remaining[c]]
+        for card in cards:
+            if needed < room or (
+                completion_cost(self._shape, self._in_suit, [*self.selection, card], ctx) < needed
+            ):
+                mask[card] = 1
 
     def _mark_candidates(self, mask: list[int]) -> dict[int, int]:
         """Allow every card that some remaining candidate still needs."""

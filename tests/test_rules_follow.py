@@ -111,6 +111,16 @@ def test_titanic_led_triples_first_prefers_two_triples_to_a_tractor():
     assert not legal(TITANIC, hand2, "6S 6S 6S 9S 9S 2S", CTX3_TRIPLES_FIRST)
 
 
+def test_two_titanics_led_triples_first_share_the_triples_in_their_best_arrangement():
+    """The example of §6.2 rule 3: four triples, two for each titanic, beat a greedy
+    arrangement that puts three in the longer titanic and answers with the tractor."""
+    ctx = context(level="2", trump="H", decks=3, titanic_follow_order="triples_first")
+    lead = "JS JS JS QS QS QS KS KS KS 6S 6S 6S 7S 7S 7S"
+    hand = "3S 3S 4S 4S 5S 5S 5S 8S 8S 8S 10S 10S 10S AS AS AS 9D"
+    assert legal(lead, hand, "5S 5S 5S 8S 8S 8S 10S 10S 10S AS AS AS 3S 3S 4S", ctx)
+    assert not legal(lead, hand, "3S 3S 4S 4S 5S 5S 5S 8S 8S 8S 10S 10S 10S AS AS", ctx)
+
+
 def test_triples_are_broken_to_supply_pairs():
     assert legal("AS AS KS KS", "7S 7S 7S 6S 6S 6S 2S", "7S 7S 6S 6S", CTX3)
     assert not legal("AS AS KS KS", "7S 7S 7S 6S 6S 6S 2S", "7S 7S 7S 6S", CTX3)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from .cards import suit_of as printed_suit
-from .matching import Score, Shape, Units, best_match, units_of
+from .matching import Marked, Score, Shape, Units, best_match, cheapest_match, units_of
 from .patterns import Component, counts_by_type, decompose, single_suit
 from .trump import TrumpContext
 
@@ -38,6 +38,21 @@ def suit_units(cards: Iterable[int], suit: int, ctx: TrumpContext) -> Units:
 
 def shape_score(shape: Shape, units: Units, ctx: TrumpContext) -> Score:
     return best_match(shape, units, ctx.config.titanic_follow_order == "triples_first")
+
+
+def completion_cost(
+    shape: Shape, in_suit_hand: Sequence[int], selection: Sequence[int], ctx: TrumpContext
+) -> int:
+    """How many cards beyond ``selection`` (led-suit cards of ``in_suit_hand``) the
+    cheapest follow that keeps the most of the lead's ``shape`` takes (§6.2 rule 2). A
+    selection of ``k`` cards grows into a legal follow of ``n`` iff ``k`` plus this is at
+    most ``n``: the rest are any other cards of the suit, which can only keep the shape."""
+    held = counts_by_type(in_suit_hand)
+    chosen = counts_by_type(selection)
+    units: Marked = tuple(
+        sorted((ctx.rank_keys[card], n, chosen.get(card, 0)) for card, n in held.items() if n >= 2)
+    )
+    return cheapest_match(shape, units, ctx.config.titanic_follow_order == "triples_first")[1]
 
 
 # --- §6.1 leading and throws -------------------------------------------------------------

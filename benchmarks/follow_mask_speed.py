@@ -1,0 +1,99 @@
+"""How long the exact mask of a follow takes, card by card, in random hands.
+
+For each deck count, random hands are played through the engine with random legal
+decisions built card by card through :class:`shengji_env.actions.Decision`; every follow's
+setup (the mask of the empty selection) and every card added (the next mask) is timed.
+Prints the median, 99th percentile and maximum per deck count, and the time of one hard
+case: a 12-card trump throw followed from 26 trumps (3 decks).
+
+    python benchmarks/follow_mask_speed.py --hands 20000
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from shengji_env.actions import COMMIT, Decision, DecisionKind
+from shengji_env.rules import Game, Phase, Position, RuleConfig, parse_cards
+from shengji_env.rules.bidding import Bid
+from shengji_env.rules.cards import rank_index
+
+HARD_LEAD = "AH AH KH KH QH 10H 10H 9H 8H 8H 7H 5H"
+HARD_HAND = "BJ BJ SJ SJ SJ 2H 2H 2S 2S 2C JH JH JH 9H 9H 9H 7H 7H 6H 6H 6H 5H 4H 4H 3H 3H"
+
+
+def time_follows(decks: int, hands: int, seed: int) -> list[float]:
+    """Seconds of every follow mask (setup and each card) over ``hands`` random hands."""
+    rng = random.Random(seed)
+    times: list[float] = []
+    for hand in range(hands):
+        game = Game(RuleConfig(decks=decks), seed=seed * 100_000 + hand)
+        while game.phase in (Phase.BID, Phase.BURY, Phase.PLAY):
+            following = game.phase is Phase.PLAY and bool(game.trick)
+            started = time.perf_counter()
+            decision = Decision(game)
+            if following:
+                times.append(time.perf_counter() - started)
+            while True:
+                legal = np.flatnonzero(decision.mask)
+                action = int(legal[rng.randrange(len(legal))])
+                if action == COMMIT:
+                    break
+                started = time.perf_counter()
+                decision.add(action)
+                if following:
+                    times.append(time.perf_counter() - started)
+                if decision.only_commit:
+                    break
+            game.step(list(decision.selection), trusted=True)
+    return times
+
+
+def hard_case() -> float:
+    """Seconds to set up and fill the follow of the 12-card throw from 26 trumps."""
+    config = RuleConfig(decks=3)
+    lead, hand = parse_cards(HARD_LEAD), parse_cards(HARD_HAND)
+    level = rank_index("2")
+    trump = parse_cards("2H")
+    position = Position(
+        config,
+        Phase.PLAY,
+        1,
+        [[], hand, [], []],
+        level,
+        (level, level),
+        0,
+        bids=[Bid(0, tuple(trump), 1, trump[0] // 13)],
+        cards_dealt=4 * config.hand_size,
+        leader=0,
+        trick=[lead],
+    )
+    game = Game.from_position(position)
+    started = time.perf_counter()
+    decision = Decision(game)
+    while not decision.only_commit:
+        decision.add(int(np.flatnonzero(decision.mask[:COMMIT])[0]))
+    assert decision.kind is DecisionKind.FOLLOW
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=2000, help="random hands per deck count")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"hard case (12-card trump throw, 26 trumps): {hard_case() * 1e3:.2f} ms whole follow")
+    print("| decks | follow masks timed | median (µs) | p99 (µs) | max (µs) |")
+    print("|------:|-------------------:|------------:|---------:|---------:|")
+    for decks in (1, 2, 3):
+        times = np.array(time_follows(decks, args.hands, args.seed)) * 1e6
+        median, p99 = np.percentile(times, [50, 99])
+        print(f"| {decks} | {len(times):,} | {median:.0f} | {p99:.0f} | {times.max():.0f} |")
+
+
+if __name__ == "__main__":
+    main()
