@@ -59,6 +59,19 @@ def hand_rewards(result: HandResult, reward: str, config: RuleConfig) -> tuple[f
     )
 
 
+def action_id(action: Any) -> int:
+    """``action`` as an action id: an int or a numpy integer (a 0-d integer array too);
+    floats, strings and bools are refused, not rounded or parsed."""
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action[()]
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        raise IllegalMoveError(
+            f"an action is an integer id 0..{NUM_ACTIONS - 1}, not {type(action).__name__} "
+            f"{action!r}"
+        )
+    return int(action)
+
+
 class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
     """Shengji for four agents, ``player_0`` … ``player_3`` (seats 0–3)."""
 
@@ -158,7 +171,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
             return
         decision = self.decision
         assert decision is not None
-        action = int(action)
+        action = action_id(action)
         if not decision.allows(action):
             raise IllegalMoveError(f"{agent}: {decision.why_illegal(action)}")
         self._cumulative_rewards[agent] = 0.0

@@ -24,6 +24,16 @@ def test_defaults_are_the_first_named_choices():
         ({"kitty_multiplier_cap": 48}, "power of two"),
         ({"titanic_follow_order": "pairs"}, "tractor_first, triples_first"),
         ({"start_level": "1"}, "start_level must be a rank"),
+        ({"decks": 2.0}, "decks must be an int, got float 2.0"),
+        ({"decks": True}, "decks must be an int, got bool True"),
+        ({"decks": "2"}, "decks must be an int, got str '2'"),
+        ({"failed_throw_penalty": True}, "failed_throw_penalty must be an int, got bool"),
+        ({"failed_throw_penalty": 1.5}, "failed_throw_penalty must be an int, got float"),
+        ({"kitty_multiplier_cap": True}, "kitty_multiplier_cap must be an int, got bool"),
+        ({"kitty_multiplier_cap": 64.0}, "kitty_multiplier_cap must be an int, got float"),
+        ({"twos_always_trump": 1}, "twos_always_trump must be True or False"),
+        ({"titanic_follow_order": None}, "titanic_follow_order must be a string, got NoneType"),
+        ({"start_level": 2}, "start_level must be a string, got int 2"),
     ],
 )
 def test_invalid_values_name_the_allowed_ones(options, fragment):

@@ -14,9 +14,41 @@ from typing import Any
 
 import yaml
 
+from agents.registry import load_agent
 from shengji_env.rules import RuleConfig
 
 OPPONENT_KINDS = ("self", "snapshot", "heuristic", "greedy", "random")
+EVERY = 1 << 62  # no upper bound
+RANGES: dict[str, tuple[float, float]] = {
+    "seed": (0, 2**32 - 1),
+    "total_steps": (1, EVERY),
+    "steps_per_update": (1, EVERY),
+    "num_workers": (0, 256),
+    "envs_per_worker": (1, 4096),
+    "learning_rate": (1e-12, 1.0),
+    "gamma": (1e-12, 1.0),
+    "gae_lambda": (0.0, 1.0),
+    "update_epochs": (1, 1000),
+    "minibatch_size": (1, EVERY),
+    "clip_coef": (1e-12, 10.0),
+    "ent_coef": (0.0, 10.0),
+    "vf_coef": (0.0, 100.0),
+    "max_grad_norm": (1e-12, 1e6),
+    "target_kl": (0.0, 100.0),
+    "snapshot_every": (1, EVERY),
+    "max_snapshots": (1, 10_000),
+    "bc_steps": (0, EVERY),
+    "bc_epochs": (1, 1000),
+    "bc_label_parts": (0, EVERY),
+    "bc_label_rollouts": (1, 1_000_000),
+    "bc_learning_rate": (1e-12, 1.0),
+    "bc_minibatch_size": (1, EVERY),
+    "eval_every": (0, EVERY),
+    "eval_deals": (1, EVERY),
+    "checkpoint_every": (1, EVERY),
+    "torch_threads": (1, 256),
+}
+"""The allowed range of every numeric field (inclusive)."""
 BACKENDS = ("local", "ray")
 NETWORKS = ("mlp", "counting")
 
@@ -128,43 +160,44 @@ class TrainConfig:
     """Threads torch uses in the learner (workers use one each)."""
 
     def __post_init__(self) -> None:
-        RuleConfig(decks=self.decks, **{k: v for k, v in self.rules.items() if k != "start_level"})
+        rules = {k: v for k, v in self.rules.items() if k != "start_level"}
+        if "decks" in rules:
+            raise ValueError("rules: give the deck count as the top-level key decks")
+        RuleConfig.from_dict({"decks": self.decks, **rules})
+        start_level = self.rules.get("start_level", "2")
+        if start_level != "random":
+            RuleConfig(start_level=start_level)
         unknown = sorted(set(self.opponents) - set(OPPONENT_KINDS))
         if unknown:
             known = ", ".join(OPPONENT_KINDS)
             raise ValueError(f"opponents: unknown kind(s) {', '.join(unknown)}; known: {known}")
-        if (
-            not self.opponents
-            or sum(self.opponents.values()) <= 0
-            or min(self.opponents.values()) < 0
-        ):
+        weights = list(self.opponents.values())
+        if any(isinstance(w, bool) or not isinstance(w, int | float) for w in weights):
+            raise ValueError(f"opponents: weights must be numbers, got {self.opponents}")
+        if not weights or sum(weights) <= 0 or min(weights) < 0:
             raise ValueError("opponents: weights must be >= 0 and not all zero")
-        for name in (
-            "total_steps",
-            "steps_per_update",
-            "envs_per_worker",
-            "minibatch_size",
-            "update_epochs",
-            "bc_epochs",
-            "bc_minibatch_size",
+        for name, (low, high) in RANGES.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
+        if not self.hidden_sizes or any(
+            isinstance(size, bool) or not isinstance(size, int) or size < 1
+            for size in self.hidden_sizes
         ):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
-        if self.bc_label_parts < 0 or self.bc_label_rollouts < 1:
-            raise ValueError(
-                "bc_label_parts must be >= 0 and bc_label_rollouts >= 1, got "
-                f"{self.bc_label_parts} and {self.bc_label_rollouts}"
-            )
+            raise ValueError(f"hidden_sizes must be a list of widths >= 1, got {self.hidden_sizes}")
         if self.bc_label_parts and not self.bc_labels:
             raise ValueError("bc_label_parts needs bc_labels, the folder to keep the parts in")
-        if self.num_workers < 0:
-            raise ValueError(f"num_workers must be >= 0, got {self.num_workers}")
         if self.network not in NETWORKS:
             raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got {self.network!r}")
         if self.backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         if self.backend == "ray" and self.num_workers < 1:
             raise ValueError("backend ray needs num_workers >= 1")
+        for spec in self.eval_opponents:
+            try:
+                load_agent(spec)
+            except ValueError as error:
+                raise ValueError(f"eval_opponents: {error}") from None
 
     @property
     def env_options(self) -> dict[str, Any]:
@@ -242,14 +275,22 @@ def parse_override(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep or not key:
         raise ValueError(f"override {text!r} is not key=value")
-    return key.strip(), yaml.safe_load(value)
+    try:
+        return key.strip(), yaml.safe_load(value)
+    except yaml.YAMLError as error:
+        raise ValueError(f"override {text!r}: the value is not valid YAML ({error})") from None
 
 
 def config_overrides(path: Path | None, overrides: Sequence[str] = ()) -> dict[str, Any]:
     """The keys a YAML file (if any) and ``key=value`` overrides set, unchecked."""
     data: dict[str, Any] = {}
     if path is not None:
-        loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        if not Path(path).is_file():
+            raise ValueError(f"no config file at {path}")
+        try:
+            loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        except yaml.YAMLError as error:
+            raise ValueError(f"{path} is not valid YAML: {error}") from None
         if loaded is not None and not isinstance(loaded, dict):
             raise ValueError(f"{path}: a config is a mapping of keys to values")
         data.update(loaded or {})

@@ -93,6 +93,11 @@ def make_deck(decks: int) -> list[int]:
 
 def parse_card(token: str) -> int:
     """One card from its text, e.g. ``"10H"``, ``"TH"``, ``"10♥"``, ``"SJ"``."""
+    if not isinstance(token, str):
+        raise ValueError(f"a card is a string such as '10H' or 'SJ', not {type(token).__name__}")
+    known = _CARD_IDS.get(token)  # the canonical text: one lookup
+    if known is not None:
+        return known
     text = token.strip()
     if text.upper() in _JOKERS:
         return _JOKERS[text.upper()]
@@ -117,7 +122,12 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     Raises:
         ValueError: naming the malformed token and what is accepted.
     """
-    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    if isinstance(text, str):
+        tokens = text.replace(",", " ").split()
+    elif isinstance(text, Iterable):
+        tokens = list(text)
+    else:
+        raise ValueError(f"cards are a string or a list of strings, not {type(text).__name__}")
     return [parse_card(token) for token in tokens]
 
 
@@ -130,6 +140,9 @@ def format_card(card: int, symbols: bool = False) -> str:
         raise ValueError(f"card id {card} is outside 0..53")
     suits = SUIT_SYMBOLS if symbols else SUITS
     return RANKS[card % NUM_RANKS] + suits[card // NUM_RANKS]
+
+
+_CARD_IDS = {format_card(card): card for card in range(NUM_CARD_TYPES)}
 
 
 def format_cards(cards: Iterable[int], symbols: bool = False) -> str:

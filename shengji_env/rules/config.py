@@ -43,19 +43,27 @@ class RuleConfig:
     """Both teams' level at the start of a match, a rank ``"2"``..``"A"``. §2."""
 
     def __post_init__(self) -> None:
+        for name in ("decks", "failed_throw_penalty", "kitty_multiplier_cap"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name} must be an int, got {type(value).__name__} {value!r}")
+        for name in ("titanic_follow_order", "start_level"):
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                raise ValueError(f"{name} must be a string, got {type(value).__name__} {value!r}")
         if self.decks not in _HAND_SIZES:
             raise ValueError(f"decks must be one of 1, 2, 3, got {self.decks!r}")
         if not isinstance(self.twos_always_trump, bool):
             raise ValueError(
                 f"twos_always_trump must be True or False, got {self.twos_always_trump!r}"
             )
-        if not isinstance(self.failed_throw_penalty, int) or self.failed_throw_penalty < 0:
+        if self.failed_throw_penalty < 0:
             raise ValueError(
                 "failed_throw_penalty must be an int >= 0 (points per returned card), "
                 f"got {self.failed_throw_penalty!r}"
             )
         cap = self.kitty_multiplier_cap
-        if not isinstance(cap, int) or cap < 1 or cap & (cap - 1):
+        if cap < 1 or cap & (cap - 1):
             raise ValueError(f"kitty_multiplier_cap must be a power of two >= 1, got {cap!r}")
         if self.titanic_follow_order not in TITANIC_FOLLOW_ORDERS:
             raise ValueError(
@@ -63,7 +71,7 @@ class RuleConfig:
                 f"got {self.titanic_follow_order!r}"
             )
         try:
-            normalized = RANKS[rank_index(str(self.start_level))]
+            normalized = RANKS[rank_index(self.start_level)]
         except ValueError:
             raise ValueError(
                 f"start_level must be a rank {', '.join(RANKS)}, got {self.start_level!r}"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numbers
 import random
 from bisect import insort
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .bidding import Bid, bid_card_types, bid_strength, bid_trump, legal_bids
 from .cards import NUM_CARD_TYPES, make_deck
@@ -442,8 +442,18 @@ class Game:
             )
 
     def _checked_cards(self, cards: Sequence[int]) -> list[int]:
+        if isinstance(cards, str | bytes) or not isinstance(cards, Sequence | Iterable):
+            raise IllegalMoveError(
+                f"an action is a list of card ids (an empty list passes a bid), not "
+                f"{type(cards).__name__} {cards!r}"
+            )
+        cards = list(cards)
         for card in cards:
-            if not isinstance(card, numbers.Integral) or not 0 <= card < NUM_CARD_TYPES:
+            if (
+                isinstance(card, bool)
+                or not isinstance(card, numbers.Integral)
+                or not 0 <= card < NUM_CARD_TYPES
+            ):
                 raise IllegalMoveError(f"{card!r} is not a card id (0..53)")
         return [int(card) for card in cards]
 

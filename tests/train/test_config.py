@@ -47,3 +47,69 @@ def test_the_old_full_v2_config_is_refused_for_training_but_its_policy_plays():
     with pytest.raises(ValueError, match="heuristic_coef was retired"):
         config_from_dict(config)
     load_agent(f"ppo:{policy.parent}")
+
+
+BAD_SETTINGS = [  # (key=value, what the message must say) — refused before anything runs
+    ("hidden_sizes=[x, 2]", r"hidden_sizes must be a list of widths >= 1"),
+    ("hidden_sizes=[]", r"hidden_sizes must be a list of widths >= 1"),
+    ("hidden_sizes=[0]", r"hidden_sizes must be a list of widths >= 1"),
+    ("hidden_sizes=64", r"hidden_sizes must be a list"),
+    ("rules={decks: 9}", r"rules: give the deck count as the top-level key decks"),
+    ("rules={twos: true}", r"unknown rule option.*twos"),
+    ("rules={start_level: 1}", r"start_level must be a string"),
+    ("rules={start_level: Z}", r"start_level must be a rank"),
+    ("decks=9", r"decks must be one of 1, 2, 3"),
+    ("decks=2.0", r"decks must be an integer"),
+    ("learning_rate=-1", r"learning_rate must be in \[1e-12, 1.0\], got -1"),
+    ("learning_rate=.nan", r"learning_rate must be in"),
+    ("learning_rate=fast", r"learning_rate must be a float"),
+    ("bc_learning_rate=0", r"bc_learning_rate must be in"),
+    ("gamma=1.5", r"gamma must be in"),
+    ("gae_lambda=-0.1", r"gae_lambda must be in"),
+    ("clip_coef=0", r"clip_coef must be in"),
+    ("ent_coef=-0.01", r"ent_coef must be in"),
+    ("max_grad_norm=0", r"max_grad_norm must be in"),
+    ("target_kl=-1", r"target_kl must be in"),
+    ("checkpoint_every=0", r"checkpoint_every must be in \[1,"),
+    ("max_snapshots=0", r"max_snapshots must be in \[1,"),
+    ("snapshot_every=0", r"snapshot_every must be in \[1,"),
+    ("eval_every=-1", r"eval_every must be in \[0,"),
+    ("eval_deals=0", r"eval_deals must be in \[1,"),
+    ("eval_opponents=[nobody]", r"eval_opponents: unknown agent 'nobody'"),
+    ("eval_opponents=[search:rollouts=x]", r"eval_opponents: option rollouts='x'"),
+    ("num_workers=-1", r"num_workers must be in \[0,"),
+    ("torch_threads=0", r"torch_threads must be in \[1,"),
+    ("total_steps=0", r"total_steps must be in \[1,"),
+    ("total_steps=1e6", r"total_steps must be an integer"),
+    ("steps_per_update=true", r"steps_per_update must be an integer"),
+    ("update_epochs=0", r"update_epochs must be in"),
+    ("seed=-1", r"seed must be in"),
+    ("anneal_lr=maybe", r"anneal_lr must be true or false"),
+    ("advice=1", r"advice must be true or false"),
+    ("opponents={self: yes}", r"opponents: weights must be numbers"),
+    ("opponents={self: -1, heuristic: 2}", r"opponents: weights must be >= 0"),
+    ("opponents={}", r"opponents: weights must be >= 0 and not all zero"),
+    ("opponents={bots: 1}", r"opponents: unknown kind"),
+    ("network=transformer", r"network must be one of mlp, counting"),
+    ("backend=slurm", r"backend must be one of local, ray"),
+    ("bc_label_parts=3", r"bc_label_parts needs bc_labels"),
+    ("bc_label_rollouts=0", r"bc_label_rollouts must be in"),
+    ("run_name=[a]", r"run_name must be a str"),
+    ("learning_rate=[1", r"override 'learning_rate=\[1': the value is not valid YAML"),
+    ("nonsense", r"override 'nonsense' is not key=value"),
+]
+
+
+@pytest.mark.parametrize(("setting", "message"), BAD_SETTINGS)
+def test_a_bad_setting_is_refused_before_the_run_with_its_key(setting, message):
+    with pytest.raises(ValueError, match=message):
+        load_config(None, [setting])
+
+
+def test_a_missing_or_broken_config_file_is_named(tmp_path):
+    with pytest.raises(ValueError, match="no config file at"):
+        load_config(tmp_path / "missing.yaml")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("a: [1\n")
+    with pytest.raises(ValueError, match=r"broken\.yaml is not valid YAML"):
+        load_config(broken)
