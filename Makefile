@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# torch is pinned (==2.13.0) in the train extra: that CPU build is on this machine's disk.
-	$(BIN)/python -m pip install --quiet -e ".[train,dev,sb3,export,ray]"
+	$(BIN)/python -m pip install --quiet -e ".[train,dev,sb3,export,ray,serve]"
 	touch $(STAMP)
 
 demo: setup

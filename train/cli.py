@@ -154,14 +154,21 @@ def serving_command(args: argparse.Namespace) -> int:
     if args.command == "bot":
         serve_lines(agent, config, sys.stdin, sys.stdout)
         return 0
-    server = make_server(agent, config, args.host, args.port, info)
-    console.print(f"serving on http://{args.host}:{server.server_port} (POST /decide, GET /health)")
+    try:
+        server = make_server(agent, config, args.host, args.port, info)
+    except OSError as error:
+        console.print(f"[red]error:[/red] cannot listen on {args.host}:{args.port}: {error}")
+        return 2
+    except ValueError as error:  # the serve extra is not installed
+        console.print(f"[red]error:[/red] {error}")
+        return 2
+    console.print(f"serving on http://{args.host}:{server.port} (POST /decide, GET /health)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
-        server.server_close()
+        server.close()
     return 0
 
 

@@ -77,9 +77,9 @@ def server():
     http = make_server(load_agent("heuristic"), config, "127.0.0.1", 0, {"agent": "heuristic"})
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{http.server_port}"
+    yield f"http://127.0.0.1:{http.port}"
     http.shutdown()
-    http.server_close()
+    http.close()
 
 
 def post(url, body: bytes):
