@@ -13,11 +13,13 @@ Results stream to a JSON-lines file as deals finish, so an interrupted run keeps
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import itertools
 import json
 import math
 import multiprocessing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -257,17 +259,73 @@ def _play_task(task: Task) -> dict[str, Any]:
     return play_deal(a, b, deal, seed, options).to_json()
 
 
+HEADER = "arena"  # the first line of a records file: {"arena": {"options": …, "seed": …}}
+
+
 def read_records(path: Path) -> list[DealRecord]:
-    """Finished deals from a JSON-lines file (a torn last line from a crash is skipped)."""
+    """Finished deals from a JSON-lines file, each deal once (a torn last line from a crash
+    and the header line are skipped)."""
     if not path.exists():
         return []
-    records = []
+    records, seen = [], set()
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
-            records.append(DealRecord.from_json(json.loads(line)))
+            record = DealRecord.from_json(json.loads(line))
         except (json.JSONDecodeError, KeyError, TypeError):
             continue
+        if (record.a, record.b, record.deal) not in seen:
+            seen.add((record.a, record.b, record.deal))
+            records.append(record)
     return records
+
+
+def read_header(path: Path) -> dict[str, Any] | None:
+    """The options and seed a records file was played with (``None``: no header)."""
+    if not path.exists():
+        return None
+    with path.open(encoding="utf-8") as handle:
+        first = handle.readline()
+    try:
+        data = json.loads(first)
+    except json.JSONDecodeError:
+        return None
+    return data.get(HEADER) if isinstance(data, dict) else None
+
+
+@contextlib.contextmanager
+def locked(path: Path | None) -> Iterator[None]:
+    """Hold ``path``'s lock file for the run: a second run on the same records fails."""
+    if path is None:
+        yield
+        return
+    lock = path.with_name(path.name + ".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ValueError(f"another arena run is writing {path}") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _start_records(path: Path, resume: bool, header: dict[str, Any]) -> list[DealRecord]:
+    """The deals to keep from ``path`` (with ``resume``), after checking they were played
+    with the same options and seed; a fresh file starts with the header."""
+    if resume and path.exists() and path.stat().st_size:
+        found = read_header(path)
+        if found is None:
+            raise ValueError(f"{path} has no arena header (options, seed): it cannot resume")
+        if found != header:
+            raise ValueError(
+                f"{path} was played with {found}; this run asks for {header}: resume with "
+                "the same --decks, options and --seed, or write to another --out"
+            )
+        return read_records(path)
+    path.write_text(json.dumps({HEADER: header}) + "\n", encoding="utf-8")
+    return []
 
 
 def run_arena(
@@ -305,24 +363,33 @@ def run_arena(
             raise ValueError(f"{entrant.name} is an agent in memory: it plays with jobs=1, local")
     options = dict(options or {})
     result = ArenaResult(names, deals, options, seed)
-    done: set[tuple[str, str, int]] = set()
-    if records_path is not None and resume:
-        for record in read_records(records_path):
-            if (
-                record.seed == deal_seed(seed, record.deal)
-                and record.a in names
-                and record.b in names
-            ):
-                result.records.append(record)
-                done.add((record.a, record.b, record.deal))
-    elif records_path is not None:
-        records_path.write_text("", encoding="utf-8")
-    tasks = [
-        (a, b, deal, deal_seed(seed, deal), options)
-        for deal in range(deals)
-        for a, b in itertools.combinations(agents, 2)
-        if (entrant_name(a), entrant_name(b), deal) not in done
-    ]
+    with locked(records_path):
+        done: set[tuple[str, str, int]] = set()
+        if records_path is not None:
+            header = {"options": options, "seed": seed}
+            for record in _start_records(records_path, resume, header):
+                if record.a in names and record.b in names:
+                    result.records.append(record)
+                    done.add((record.a, record.b, record.deal))
+        tasks = [
+            (a, b, deal, deal_seed(seed, deal), options)
+            for deal in range(deals)
+            for a, b in itertools.combinations(agents, 2)
+            if (entrant_name(a), entrant_name(b), deal) not in done
+        ]
+        _play_tasks(result, tasks, records_path, on_record, jobs, backend, ray_address)
+    return result
+
+
+def _play_tasks(
+    result: ArenaResult,
+    tasks: list[Task],
+    records_path: Path | None,
+    on_record: Callable[[DealRecord], None] | None,
+    jobs: int,
+    backend: str,
+    ray_address: str,
+) -> None:
     keep = _keeper(result, records_path, on_record)
     try:
         if backend == "ray":
@@ -331,7 +398,6 @@ def run_arena(
             _run_tasks(tasks, jobs, keep)
     except KeyboardInterrupt:
         result.interrupted = True
-    return result
 
 
 def _keeper(

@@ -72,6 +72,9 @@ def resumed_digest() -> str:
     with tempfile.TemporaryDirectory() as folder:
         checkpoint = Path(folder) / "checkpoint.pt"
         shutil.copy(ROOT / "checkpoints" / "full" / "checkpoint.pt", checkpoint)
+        sidecar = ROOT / "checkpoints" / "full" / "checkpoint.pt.sha256"
+        if sidecar.exists():  # the SHA-256 of a format-1 file
+            shutil.copy(sidecar, folder)
         state = torch.load(checkpoint, map_location="cpu", weights_only=True)
         overrides = {**RESUME_OVERRIDES, "total_steps": state["global_step"] + 1}
         run = train(resume=checkpoint, max_updates=1, overrides=overrides)

@@ -31,11 +31,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     arena.add_argument(
         "--agents", nargs="+", required=True, help="agent specs, e.g. heuristic greedy random"
     )
-    arena.add_argument("--deals", type=int, default=100, help="duplicate deals per pair of agents")
-    arena.add_argument("--jobs", type=int, default=1, help="worker processes")
+    arena.add_argument(
+        "--deals", type=count(1), default=100, help="duplicate deals per pair of agents"
+    )
+    arena.add_argument("--jobs", type=count(1), default=1, help="worker processes")
     arena.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
     arena.add_argument(
-        "--seed", type=int, default=0, help="seeds the deals (the same for every pair)"
+        "--seed", type=count(0), default=0, help="seeds the deals (the same for every pair)"
     )
     arena.add_argument("--out", type=Path, default=Path("arena.json"), help="results (JSON)")
     arena.add_argument(
@@ -47,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     arena.add_argument("--ray-address", default="", help="Ray cluster to join (default: local Ray)")
     bench = sub.add_parser("bench", help="run the speed benchmarks (engine, environment)")
-    bench.add_argument("--hands", type=int, default=200, help="hands per measurement")
+    bench.add_argument("--hands", type=count(1), default=200, help="hands per measurement")
     export = sub.add_parser("export", help="export a checkpoint to ONNX with a manifest")
     export.add_argument("checkpoint", type=Path, help="checkpoint.pt or a model folder")
     export.add_argument("--out", type=Path, required=True, help="folder for policy.onnx + manifest")
@@ -63,13 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         command.add_argument("--decks", type=int, default=2, choices=(1, 2, 3), help="with --agent")
         if name == "serve":
             command.add_argument("--host", default="127.0.0.1", help="bind address (localhost)")
-            command.add_argument("--port", type=int, default=8765)
+            command.add_argument("--port", type=count(0, 65535), default=8765)
     play = sub.add_parser("play", help="play a hand in the terminal against bots or a policy")
     play.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
     play.add_argument("--partner", default="heuristic", help="agent spec of your partner")
     play.add_argument("--opponents", default="heuristic", help="agent spec of both opponents")
     play.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
-    play.add_argument("--seed", type=int, help="the deal (random if omitted)")
+    play.add_argument("--seed", type=count(0), help="the deal (random if omitted)")
     training = sub.add_parser("train", help="self-play PPO from a YAML config")
     training.add_argument("--config", type=Path, help="YAML config (configs/quick.yaml, …)")
     training.add_argument(
@@ -78,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="continue from this checkpoint.pt, under its own config "
         "(a --config file or key=value settings change only the keys they name)",
     )
-    training.add_argument("--max-minutes", type=float, help="stop (after a checkpoint) by then")
+    training.add_argument("--max-minutes", type=minutes, help="stop (after a checkpoint) by then")
     training.add_argument("overrides", nargs="*", help="key=value settings over the config")
     args, rest = parser.parse_known_args(argv)
     if args.command == "demo":
@@ -97,6 +99,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "play":
         return play_command(args)
     return arena_command(args)
+
+
+def count(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer in ``low..high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < low or (high is not None and value > high):
+            bound = f"{low}..{high}" if high is not None else f">= {low}"
+            raise argparse.ArgumentTypeError(f"{value} is not {bound}")
+        return value
+
+    return parse
+
+
+def minutes(text: str) -> float:
+    """An argparse type: a positive number of minutes."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
+    if not value > 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of minutes")
+    return value
 
 
 def bench_command(args: argparse.Namespace) -> int:

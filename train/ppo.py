@@ -27,7 +27,7 @@ from agents.policy_file import load_checkpoint, save_checkpoint, save_policy
 from agents.ppo_agent import PPOAgent
 
 from .bc import behaviour_clone
-from .checkpoint import restore_rng, rng_state
+from .checkpoint import check_resumable, restore_rng, rng_state
 from .config import TrainConfig, config_from_dict
 from .rollout import make_workers
 
@@ -166,6 +166,7 @@ def train(
     state: dict[str, Any] | None = None
     if resume is not None:
         state = load_checkpoint(resume)
+        check_resumable(state, resume)
         config = config_from_dict({**state["config"], **(overrides or {})})
         run_dir = Path(resume).parent
     elif config is None:

@@ -122,3 +122,49 @@ def test_cli_bench_runs_both_benchmarks(capsys):
     assert main(["bench", "--hands", "1"]) == 0
     out = capsys.readouterr().out
     assert "engine hands/s" in out and "raw_env" in out
+
+
+def test_a_resume_with_other_options_or_seed_is_refused(tmp_path):
+    records = tmp_path / "arena.jsonl"
+    run_arena(["random", "greedy"], 2, options={"decks": 1}, seed=3, records_path=records)
+    for options, seed in (({"decks": 2}, 3), ({"decks": 1}, 4)):
+        with pytest.raises(ValueError, match=r"was played with .*'decks': 1.*asks for"):
+            run_arena(
+                ["random", "greedy"],
+                3,
+                options=options,
+                seed=seed,
+                records_path=records,
+                resume=True,
+            )
+    resumed = run_arena(
+        ["random", "greedy"], 3, options={"decks": 1}, seed=3, records_path=records, resume=True
+    )
+    assert sorted(r.deal for r in resumed.records) == [0, 1, 2]
+
+
+def test_a_records_file_without_header_cannot_resume(tmp_path):
+    records = tmp_path / "old.jsonl"
+    records.write_text('{"a": "random"}\n')
+    with pytest.raises(ValueError, match="no arena header"):
+        run_arena(["random", "greedy"], 1, records_path=records, resume=True)
+
+
+def test_two_runs_cannot_write_one_records_file(tmp_path):
+    from agents.arena import locked
+
+    records = tmp_path / "arena.jsonl"
+    with locked(records), pytest.raises(ValueError, match="another arena run is writing"):
+        run_arena(["random", "greedy"], 1, records_path=records)
+    run_arena(["random", "greedy"], 1, records_path=records)  # free again
+
+
+def test_a_deal_recorded_twice_counts_once(tmp_path):
+    records = tmp_path / "arena.jsonl"
+    run_arena(["random", "greedy"], 2, options={"decks": 1}, records_path=records)
+    lines = records.read_text().splitlines()
+    records.write_text("\n".join([*lines, lines[-1]]) + "\n")
+    resumed = run_arena(
+        ["random", "greedy"], 2, options={"decks": 1}, records_path=records, resume=True
+    )
+    assert len(resumed.records) == 2

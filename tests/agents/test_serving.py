@@ -166,3 +166,26 @@ def test_fuzzed_requests_never_break_an_answer(record_property):
 
     check()
     record_property("fuzz_protocol_inputs", tried[0])
+
+
+def test_concurrent_requests_get_the_answers_of_one_at_a_time(server):
+    """One stateful agent serves everyone: answers under load equal serial answers."""
+    import random
+    from concurrent.futures import ThreadPoolExecutor
+
+    from agents.protocol import decide
+    from shengji_env.rules import Phase
+    from shengji_env.rules.sampling import random_action
+
+    rng, bodies = random.Random(3), []
+    for seed in range(6):
+        game = Game(RuleConfig(), seed=seed)
+        while game.phase in (Phase.BID, Phase.BURY, Phase.PLAY):
+            bodies.append(json.dumps(request_for(game, game.current_player)))
+            game.step(random_action(game, rng))
+    bodies = bodies[::7][:120]
+    agent = load_agent("heuristic")
+    expected = [decide(json.loads(body), agent, RuleConfig()) for body in bodies]
+    with ThreadPoolExecutor(24) as pool:
+        answers = list(pool.map(lambda body: post(server, body.encode())[1], bodies))
+    assert answers == expected

@@ -33,6 +33,7 @@ def test_a_shipped_model_plays_its_recorded_deals_as_before(model):
 def test_the_committed_checkpoint_resumes(tmp_path):
     checkpoint = tmp_path / "checkpoint.pt"
     shutil.copy(ROOT / "checkpoints/full/checkpoint.pt", checkpoint)
+    shutil.copy(ROOT / "checkpoints/full/checkpoint.pt.sha256", tmp_path)
     before = load_checkpoint(checkpoint)
     config_from_dict(before["config"])  # its retired keys sit at their old defaults
     small = {"steps_per_update": 256, "num_workers": 0, "envs_per_worker": 2, "eval_every": 0}
@@ -43,3 +44,4 @@ def test_the_committed_checkpoint_resumes(tmp_path):
     assert after["global_step"] > before["global_step"]
     assert after["config"]["bc_labels"] == before["config"]["bc_labels"]
     assert "heuristic_coef" not in after["config"]  # retired keys are not written again
+    assert after["version"] == 2 and not (tmp_path / "checkpoint.pt.sha256").exists()

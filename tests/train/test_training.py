@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from agents import load_agent
-from agents.policy_file import load_checkpoint
+from agents.policy_file import load_checkpoint, save_checkpoint
 from train.config import load_config
 from train.ppo import train
 
@@ -97,7 +97,7 @@ def test_a_checkpoint_of_another_observation_layout_is_refused_by_name(tmp_path)
     data = load_checkpoint(run / "checkpoint.pt")
     weight = data["model"]["trunk.0.weight"]
     data["model"]["trunk.0.weight"] = weight[:, :-4]  # as saved before a block was added
-    torch.save(data, tmp_path / "old.pt")
+    save_checkpoint(tmp_path / "old.pt", data)
     with pytest.raises(ValueError, match=r"old\.pt.*do not fit.*first layer takes"):
         load_agent(f"ppo:{tmp_path / 'old.pt'}")
 
@@ -139,3 +139,62 @@ def test_a_run_that_never_plays_its_snapshots_keeps_none(tmp_path):
     run = train(tiny(tmp_path, "num_workers=0", "total_steps=1000", "opponents={self: 1}"))
     data = load_checkpoint(run / "checkpoint.pt")
     assert data["update"] >= 2 and data["league"] == []
+
+
+def test_resuming_a_model_folder_policy_is_refused_and_writes_nothing(tmp_path):
+    import shutil
+
+    folder = tmp_path / "model"
+    shutil.copytree(Path(__file__).parents[2] / "models" / "quick-v2", folder)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    with pytest.raises(ValueError, match=r"is a policy .* cannot resume"):
+        train(resume=folder / "policy.pt")
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
+def test_a_flipped_byte_checkpoint_is_refused_by_name(tmp_path):
+    run = train(tiny(tmp_path, "num_workers=0", "total_steps=300"))
+    data = bytearray((run / "checkpoint.pt").read_bytes())
+    rng = np.random.default_rng(0)
+    for position in rng.choice(np.arange(len(data) // 4, len(data) // 2), 50, replace=False):
+        data[position] ^= 0xFF
+    broken = tmp_path / "flipped.pt"
+    broken.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=r"flipped\.pt (is damaged|is corrupt)"):
+        load_checkpoint(broken)
+    with pytest.raises(ValueError, match=r"flipped\.pt"):
+        train(resume=broken)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(model=[1, 2]), "'model' is not a state dict"),
+        (lambda d: d.update(config="x"), "'config' is not a mapping"),
+        (lambda d: d.pop("optimizer"), "'optimizer' is missing"),
+        (lambda d: d.update(league=None), "'league' is missing or not a list"),
+        (lambda d: d.update(rng={"python": 1}), "'rng' lacks"),
+        (lambda d: d.update(update="3"), "'update' is missing or not a int"),
+    ],
+)
+def test_malformed_checkpoint_parts_are_named(tmp_path, change, message):
+    run = train(tiny(tmp_path, "num_workers=0", "total_steps=300"))
+    data = load_checkpoint(run / "checkpoint.pt")
+    change(data)
+    save_checkpoint(tmp_path / "bad.pt", data)
+    with pytest.raises(ValueError, match=message):
+        train(resume=tmp_path / "bad.pt")
+
+
+def test_a_format_1_file_needs_its_sha256_beside_it(tmp_path):
+    import shutil
+
+    policy = Path(__file__).parents[2] / "models" / "quick-v2" / "policy.pt"
+    shutil.copy(policy, tmp_path / "policy.pt")
+    with pytest.raises(ValueError, match="format-1 checkpoint without a SHA-256"):
+        load_checkpoint(tmp_path / "policy.pt")
+    (tmp_path / "policy.pt.sha256").write_text("0" * 64)
+    with pytest.raises(ValueError, match=r"do not match policy\.pt\.sha256"):
+        load_checkpoint(tmp_path / "policy.pt")
+    shutil.copy(policy.with_name("policy.pt.sha256"), tmp_path)
+    assert load_checkpoint(tmp_path / "policy.pt")["version"] == 1
