@@ -47,6 +47,7 @@ from shengji_env.rules import (
     trick_winner,
 )
 from shengji_env.rules.cards import SUITS, rank_index
+from shengji_env.rules.trump import trump_context
 from shengji_env.view import seat_view
 
 PHASE_NAMES = {"bid": Phase.BID, "bury": Phase.BURY, "play": Phase.PLAY}
@@ -132,7 +133,7 @@ def build_game(request: dict[str, Any], config: RuleConfig) -> Game:
         game = Game.from_position(Position(**common, cards_dealt=4 * config.hand_size))
     else:
         game = Game.from_position(
-            _play_position(request, common, TrumpContext(config, level, trump))
+            _play_position(request, common, trump_context(config, level, trump))
         )
     _check_counts(game, hand, config)
     return game

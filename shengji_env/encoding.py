@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from .actions import Decision, DecisionKind
-from .rules import Game, Phase, RuleConfig, TrumpContext
+from .rules import Game, Phase, RuleConfig
 from .rules.cards import NUM_CARD_TYPES, NUM_RANKS, NUM_SUITS
 from .rules.trick import trick_winner
-from .rules.trump import NUM_EFFECTIVE_SUITS
+from .rules.trump import NUM_EFFECTIVE_SUITS, trump_context
 
 CARDS = NUM_CARD_TYPES
 MAX_BID_STRENGTH = 7
@@ -44,6 +44,29 @@ OBS_BLOCKS: tuple[tuple[str, int], ...] = (
 )
 """(name, size) of each block, in order; sizes are derived, never typed elsewhere."""
 
+OBS_MEANING: dict[str, str] = {
+    "hand": "own cards, count of each of the 54 card types / decks",
+    "selection": "cards selected so far in this decision",
+    "played": "cards each seat played this hand (4 relative seats x 54)",
+    "trick": "the current trick, each seat's play (4 x 54)",
+    "revealed": "cards failed throws showed that each seat still holds (4 x 54)",
+    "kitty": "the kitty: picked up (bury) or buried (play), dealer only",
+    "trump_cards": "1 for each card type that is trump this hand",
+    "card_order": "each card's rank within its effective suit, scaled to [0, 1]",
+    "voids": "effective suits (4 plain, trump) each seat has shown void in (4 x 5)",
+    "trump_suit": "one-hot: ♠ ♥ ♦ ♣ or no trump",
+    "level": "one-hot: the hand's level rank 2..A",
+    "team_levels": "one-hot: own team's level, then the other team's (2 x 13)",
+    "bid_strength": "one-hot: strength of the standing declaration (0: none)",
+    "bidder": "one-hot: relative seat of the standing declaration, or none",
+    "dealer": "one-hot: relative seat of the dealer, or not yet known",
+    "leader": "one-hot: relative seat that led the current trick",
+    "phase": "one-hot: the decision asked (bid, bury, lead, follow)",
+    "progress": "shares dealt, played; attackers' points, penalties; I attack",
+    "trick_winner": "one-hot: relative seat winning the current trick so far",
+}
+"""What each block holds (the env's documentation table is generated from it)."""
+
 
 def _layout(blocks: tuple[tuple[str, int], ...]) -> dict[str, slice]:
     layout, start = {}, 0
@@ -62,6 +85,15 @@ PHASE_SLOTS = {
     DecisionKind.FOLLOW: 3,
 }
 """Position of each decision kind in the ``phase`` block."""
+
+
+def observation_table() -> str:
+    """The observation blocks as a markdown table: name, columns, size, meaning."""
+    rows = ["| block | columns | size | holds |", "|---|---|---:|---|"]
+    for name, size in OBS_BLOCKS:
+        block = OBS_LAYOUT[name]
+        rows.append(f"| `{name}` | {block.start}–{block.stop - 1} | {size} | {OBS_MEANING[name]} |")
+    return "\n".join(rows)
 
 
 _START = {name: block.start for name, block in OBS_LAYOUT.items()}
@@ -202,7 +234,7 @@ class _Vectors:
         key = (game.level, trump)
         if key == self.ctx_key:
             return
-        ctx = game.ctx if game.ctx is not None else TrumpContext(self.config, game.level, trump)
+        ctx = game.ctx if game.ctx is not None else trump_context(self.config, game.level, trump)
         trump_cards = [1.0 if ctx.suits[c] == 4 else 0.0 for c in range(CARDS)]
         order = [ctx.rank_keys[c] / max(1, ctx.key_count[ctx.suits[c]] - 1) for c in range(CARDS)]
         self.vectors[:, _CARD_TABLES] = np.array(trump_cards + order, dtype=np.float32)

@@ -17,17 +17,28 @@ from rich.table import Table
 
 from agents import load_agent
 from agents.arena import ArenaResult, Interval, run_arena
-from shengji_env import demo
+from shengji_env import __version__, demo
 from shengji_env.rules import RuleConfig
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="shengji", description="Shengji (升级 / Tractor) tools")
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser(
-        "demo", help="play a seeded hand with random legal moves and print it", add_help=False
+    parser = argparse.ArgumentParser(
+        prog="shengji",
+        description="Shengji (升级 / Tractor) tools",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    arena = sub.add_parser("arena", help="benchmark agents against each other on duplicate deals")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    defaults = {"formatter_class": argparse.ArgumentDefaultsHelpFormatter}
+    sub.add_parser(
+        "demo",
+        **defaults,
+        help="play a seeded hand with random legal moves and print it",
+        add_help=False,
+    )
+    arena = sub.add_parser(
+        "arena", **defaults, help="benchmark agents against each other on duplicate deals"
+    )
     arena.add_argument(
         "--agents", nargs="+", required=True, help="agent specs, e.g. heuristic greedy random"
     )
@@ -48,16 +59,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--backend", choices=("local", "ray"), default="local", help="where deals run"
     )
     arena.add_argument("--ray-address", default="", help="Ray cluster to join (default: local Ray)")
-    bench = sub.add_parser("bench", help="run the speed benchmarks (engine, environment)")
+    bench = sub.add_parser(
+        "bench", **defaults, help="run the speed benchmarks (engine, environment)"
+    )
     bench.add_argument("--hands", type=count(1), default=200, help="hands per measurement")
-    export = sub.add_parser("export", help="export a checkpoint to ONNX with a manifest")
+    export = sub.add_parser(
+        "export", **defaults, help="export a checkpoint to ONNX with a manifest"
+    )
     export.add_argument("checkpoint", type=Path, help="checkpoint.pt or a model folder")
     export.add_argument("--out", type=Path, required=True, help="folder for policy.onnx + manifest")
     for name, text in (
         ("bot", "answer JSON-line requests on stdin"),
         ("serve", "answer requests over HTTP"),
     ):
-        command = sub.add_parser(name, help=text)
+        command = sub.add_parser(name, **defaults, help=text)
         command.add_argument(
             "--model", type=Path, help="an exported policy folder (shengji export)"
         )
@@ -66,13 +81,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name == "serve":
             command.add_argument("--host", default="127.0.0.1", help="bind address (localhost)")
             command.add_argument("--port", type=count(0, 65535), default=8765)
-    play = sub.add_parser("play", help="play a hand in the terminal against bots or a policy")
+    play = sub.add_parser(
+        "play", **defaults, help="play a hand in the terminal against bots or a policy"
+    )
     play.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
     play.add_argument("--partner", default="heuristic", help="agent spec of your partner")
     play.add_argument("--opponents", default="heuristic", help="agent spec of both opponents")
     play.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
     play.add_argument("--seed", type=count(0), help="the deal (random if omitted)")
-    training = sub.add_parser("train", help="self-play PPO from a YAML config")
+    training = sub.add_parser("train", **defaults, help="self-play PPO from a YAML config")
     training.add_argument("--config", type=Path, help="YAML config (configs/quick.yaml, …)")
     training.add_argument(
         "--resume",

@@ -25,7 +25,7 @@ from .patterns import single_suit
 from .scoring import kitty_multiplier, level_change, next_dealer, raise_level
 from .state import HandResult, Phase, Position, TrickRecord
 from .trick import trick_points, trick_winner
-from .trump import NUM_EFFECTIVE_SUITS, TrumpContext
+from .trump import NUM_EFFECTIVE_SUITS, TrumpContext, trump_context
 
 
 def team_of(seat: int) -> int:
@@ -165,7 +165,7 @@ class Game:
             game.final_round = []
             return game
         trump = None if game.bid is None else game.bid.trump_suit
-        game.ctx = TrumpContext(config, game.level, trump)
+        game.ctx = trump_context(config, game.level, trump)
         game.leader = position.leader
         game.trick = [tuple(play) for play in position.trick]
         game.tricks = list(position.tricks)
@@ -300,7 +300,7 @@ class Game:
             self.dealer = 0  # first hand, nobody declared: seat 0 deals [decision, §4]
             self.level = self.levels[0]
         trump = None if self.bid is None else self.bid.trump_suit
-        self.ctx = TrumpContext(self.config, self.level, trump)
+        self.ctx = trump_context(self.config, self.level, trump)
         self.kitty = self.deck[self.dealt :]
         self.hands[self.dealer] = sorted(self.hands[self.dealer] + self.kitty)
         self.phase = Phase.BURY

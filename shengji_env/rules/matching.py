@@ -145,13 +145,13 @@ def _cheapest_roles(units: Marked, triple_roles: int, pair_roles: int) -> int:
     return costs[(triple_roles, pair_roles)]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def best_match(shape: Shape, units: Units, triples_first: bool = False) -> Score:
     """The most of ``shape`` that ``units`` can match, counted as a :data:`Score`."""
     return cheapest_match(shape, tuple((key, count, 0) for key, count in units), triples_first)[0]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def cheapest_match(shape: Shape, units: Marked, triples_first: bool = False) -> tuple[Score, int]:
     """The most of ``shape`` that ``units`` can match, and the fewest cards beyond the
     selected ones that a best arrangement takes (every arrangement is searched: runs into

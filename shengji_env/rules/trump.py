@@ -9,6 +9,8 @@ by one, and cards of equal rank (copies, or off-suit level cards) share a key.
 
 from __future__ import annotations
 
+import functools
+
 from .cards import BIG_JOKER, NUM_CARD_TYPES, NUM_SUITS, RANKS, SMALL_JOKER, SUITS, make_card
 from .cards import rank_index as to_rank_index
 from .cards import suit_index as to_suit_index
@@ -117,3 +119,10 @@ class TrumpContext:
     def __repr__(self) -> str:
         suit = None if self.trump_suit is None else SUITS[self.trump_suit]
         return f"TrumpContext(level={RANKS[self.level]!r}, trump_suit={suit!r})"
+
+
+@functools.lru_cache(maxsize=1024)
+def trump_context(config: RuleConfig, level: int, trump_suit: int | None) -> TrumpContext:
+    """The (immutable) :class:`TrumpContext` of a hand, built once per distinct rules,
+    level and trump and shared after that."""
+    return TrumpContext(config, level, trump_suit)

@@ -1,0 +1,35 @@
+"""The versioned entry points users pin: ``shengji_v0``, its documentation table and the
+gymnasium registration."""
+
+import gymnasium
+import numpy as np
+
+import shengji_env.shengji_v0 as shengji_v0
+from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE, observation_table
+
+
+def test_the_versioned_module_builds_both_envs():
+    game = shengji_v0.env(decks=1)
+    game.reset(seed=0)
+    observation, *_ = game.last()
+    assert observation["observation"].shape == (OBS_SIZE,)
+    raw = shengji_v0.raw_env(decks=3)
+    raw.reset(seed=0)
+    assert raw.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+
+
+def test_the_documented_observation_table_is_the_layout():
+    assert observation_table() in shengji_v0.__doc__
+    for name, block in OBS_LAYOUT.items():
+        assert f"| `{name}` | {block.start}–{block.stop - 1} |" in shengji_v0.__doc__
+    assert f"({OBS_SIZE},)" in shengji_v0.__doc__
+
+
+def test_gymnasium_makes_the_single_agent_env_by_its_id():
+    env = gymnasium.make("shengji_env.shengji_v0:Shengji-v0", decks=1)
+    observation, _ = env.reset(seed=3)
+    mask = env.unwrapped.action_masks()
+    assert observation.shape == (OBS_SIZE,) and mask.any()
+    after, reward, _, _, _ = env.step(int(np.flatnonzero(mask)[0]))
+    assert after.shape == (OBS_SIZE,) and isinstance(reward, float)
+    assert shengji_v0.GYMNASIUM_ID in gymnasium.registry
