@@ -214,16 +214,28 @@ class Decision:
     def _shaped_follow_mask(self, mask: list[int]) -> None:
         """A follow that must keep the lead's shape (§6.2 rule 2), all in the led suit: a
         card is allowed iff the cheapest best-shaped follow through the selection plus it
-        still fits (a feasibility check, no enumeration of plays)."""
+        still fits (a feasibility check, no enumeration of plays). With room to spare any
+        card of the suit fits; with none, only a card that some cheapest follow still
+        needs, which a single card never is (cards alike in rank and count ask once)."""
         ctx = self.game.ctx
         assert ctx is not None
         room = self._size - len(self.selection)
         needed = completion_cost(self._shape, self._in_suit, self.selection, ctx)
         cards = [c for c in set(self._in_suit) if self._remaining[c]]
+        if needed < room:
+            for card in cards:
+                mask[card] = 1
+            return
+        held, chosen = _multiset(self._in_suit), _multiset(self.selection)
+        answers: dict[tuple[int, int, int], bool] = {}
         for card in cards:
-            if needed < room or (
-                completion_cost(self._shape, self._in_suit, [*self.selection, card], ctx) < needed
-            ):
+            if held[card] < 2:
+                continue
+            alike = (ctx.rank_keys[card], held[card], chosen.get(card, 0))
+            if alike not in answers:
+                grown = [*self.selection, card]
+                answers[alike] = completion_cost(self._shape, self._in_suit, grown, ctx) < needed
+            if answers[alike]:
                 mask[card] = 1
 
     def _mark_candidates(self, mask: list[int]) -> dict[int, int]:
