@@ -152,9 +152,14 @@ def test_resuming_a_model_folder_policy_is_refused_and_writes_nothing(tmp_path):
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
 
 
-def test_a_flipped_byte_checkpoint_is_refused_by_name(tmp_path):
-    run = train(tiny(tmp_path, "num_workers=0", "total_steps=300"))
-    data = bytearray((run / "checkpoint.pt").read_bytes())
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    """One short run whose checkpoint the tests below damage (in copies)."""
+    return train(tiny(tmp_path_factory.mktemp("small"), "num_workers=0", "total_steps=300"))
+
+
+def test_a_flipped_byte_checkpoint_is_refused_by_name(tmp_path, small_run):
+    data = bytearray((small_run / "checkpoint.pt").read_bytes())
     rng = np.random.default_rng(0)
     for position in rng.choice(np.arange(len(data) // 4, len(data) // 2), 50, replace=False):
         data[position] ^= 0xFF
@@ -177,9 +182,8 @@ def test_a_flipped_byte_checkpoint_is_refused_by_name(tmp_path):
         (lambda d: d.update(update="3"), "'update' is missing or not a int"),
     ],
 )
-def test_malformed_checkpoint_parts_are_named(tmp_path, change, message):
-    run = train(tiny(tmp_path, "num_workers=0", "total_steps=300"))
-    data = load_checkpoint(run / "checkpoint.pt")
+def test_malformed_checkpoint_parts_are_named(tmp_path, small_run, change, message):
+    data = load_checkpoint(small_run / "checkpoint.pt")
     change(data)
     save_checkpoint(tmp_path / "bad.pt", data)
     with pytest.raises(ValueError, match=message):
