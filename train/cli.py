@@ -7,6 +7,7 @@ import argparse
 import json
 import math
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -267,6 +268,7 @@ def train_command(args: argparse.Namespace) -> int:
             resume=args.resume,
             max_seconds=seconds,
             on_update=report(console, config.total_steps),
+            on_phase=lambda text: console.print(f"[bold]{text}[/bold]"),
             overrides=overrides,
         )
     except ValueError as error:
@@ -277,21 +279,43 @@ def train_command(args: argparse.Namespace) -> int:
 
 
 def report(console: Console, total: int) -> Callable[[int, int, dict[str, float]], None]:
-    """A progress line per update: steps, speed, reward and any evaluation."""
+    """A progress line per update: steps, speed, reward, any evaluation, and the time left
+    at this call's pace."""
+    started: list[tuple[float, int]] = []
 
     def show(update: int, step: int, stats: dict[str, float]) -> None:
+        now = time.monotonic()
+        if not started:
+            started.append((now - len_of_update(stats), step - int(stats["charts/steps"])))
+        since, first_step = started[0]
+        pace = (step - first_step) / max(1e-9, now - since)
+        left = max(0.0, total - step) / pace if pace > 0 else math.inf
         evals = "  ".join(f"{k[5:]} {v:+.2f}" for k, v in stats.items() if k.startswith("eval/"))
         console.print(
             f"update {update:4d}  step {step:>9,}/{total:,} ({step / total:4.0%})  "
-            f"{stats['charts/SPS']:6.0f} steps/s  reward {stats['charts/mean_hand_reward']:+.2f}  "
+            f"{stats['charts/SPS']:6.0f} steps/s  ETA {duration(left)}  "
+            f"reward {stats['charts/mean_hand_reward']:+.2f}  "
             f"entropy {stats['losses/entropy']:.2f}  {evals}"
         )
 
     return show
 
 
+def len_of_update(stats: dict[str, float]) -> float:
+    """Seconds the update just reported took."""
+    return stats["charts/steps"] / max(1e-9, stats["charts/SPS"])
+
+
+def duration(seconds: float) -> str:
+    if math.isinf(seconds):
+        return "?"
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
 def arena_command(args: argparse.Namespace) -> int:
-    console = Console(width=max(140, Console().width))
+    console = Console()
     pairs = len(args.agents) * (len(args.agents) - 1) // 2
     records_path = args.out.with_suffix(".jsonl")
     columns = (
@@ -356,11 +380,17 @@ def results_table(result: ArenaResult) -> Table:
             f"{pair.a_attack_points.mean:.1f}",
             f"{pair.b_attack_points.mean:.1f}",
         )
-    for name, rating in sorted(result.elo().items(), key=lambda item: -item[1].mean):
-        table.caption = (
-            table.caption or "Elo: "
-        ) + f"{name} {rating.mean:.0f} [{rating.low:.0f}, {rating.high:.0f}]  "
+    ratings = sorted(result.elo().items(), key=lambda item: -item[1].mean)
+    table.caption = "Elo: " + "  ".join(elo_text(name, rating) for name, rating in ratings)
     return table
+
+
+def elo_text(name: str, rating: Interval) -> str:
+    """An Elo rating with its 95% interval; a degenerate one (every resample the same,
+    as when one agent wins every paired deal) is said to be so rather than printed."""
+    if rating.high - rating.low < 1:
+        return f"{name} {rating.mean:.0f} (no interval: every resample gives it)"
+    return f"{name} {rating.mean:.0f} [{rating.low:.0f}, {rating.high:.0f}]"
 
 
 def percent(interval: Interval) -> str:

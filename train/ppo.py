@@ -125,6 +125,11 @@ def evaluate(net: PolicyNet, config: TrainConfig, update: int) -> dict[str, floa
     return scores
 
 
+def announce(on_phase: Callable[[str], None] | None, text: str) -> None:
+    if on_phase is not None:
+        on_phase(text)
+
+
 def _state(
     net: torch.nn.Module,
     optimizer: torch.optim.Optimizer,
@@ -152,6 +157,7 @@ def train(
     max_updates: int | None = None,
     max_seconds: float | None = None,
     on_update: Callable[[int, int, dict[str, float]], None] | None = None,
+    on_phase: Callable[[str], None] | None = None,
     overrides: Mapping[str, Any] | None = None,
 ) -> Path:
     """Train ``config``, or continue the run of the checkpoint ``resume`` under its own
@@ -160,7 +166,7 @@ def train(
 
     ``max_updates`` / ``max_seconds`` stop this call early (after a checkpoint), so a long
     run can be split across sessions and resumed exactly. ``on_update(update, step, stats)``
-    is called after every update (progress display).
+    is called after every update and ``on_phase(text)`` when a phase starts (progress).
     """
     started_at = time.perf_counter()
     state: dict[str, Any] | None = None
@@ -198,12 +204,20 @@ def train(
             "hyperparameters", "\n".join(f"|{k}|{v}|" for k, v in config.to_dict().items())
         )
         if config.bc_steps or config.bc_labels:
-            for key, value in behaviour_clone(net, config, rng).items():
+            announce(on_phase, "behaviour cloning: collecting and fitting demonstrations")
+            scores = behaviour_clone(net, config, rng)
+            announce(
+                on_phase,
+                f"behaviour cloning done: {scores['bc/samples']:,.0f} samples, held-out "
+                f"agreement {scores['bc/accuracy']:.1%}",
+            )
+            for key, value in scores.items():
                 writer.add_scalar(key, value, 0)
             save_checkpoint(checkpoint, _state(net, optimizer, config, 0, 0, snapshots, rng))
             save_policy(checkpoint, run_dir / "bc")  # the clone alone, to compare PPO against
 
     start_update = update
+    announce(on_phase, f"PPO from update {update}, step {global_step:,} of {config.total_steps:,}")
     workers = make_workers(config)
     try:
         while global_step < config.total_steps:
@@ -217,6 +231,7 @@ def train(
             update += 1
             global_step += len(batch["actions"])
             stats["charts/SPS"] = len(batch["actions"]) / max(1e-9, time.perf_counter() - started)
+            stats["charts/steps"] = float(len(batch["actions"]))
             stats["charts/collect_SPS"] = len(batch["actions"]) / max(1e-9, collected)
             stats["charts/learning_rate"] = optimizer.param_groups[0]["lr"]
             stats["charts/mean_hand_reward"] = float(batch["hand_rewards"].mean())
@@ -243,6 +258,7 @@ def train(
                     _state(net, optimizer, config, update, global_step, snapshots, rng),
                 )
             if config.eval_every and (update % config.eval_every == 0 or last):
+                announce(on_phase, f"evaluating update {update} in the arena")
                 stats.update(evaluate(net, config, update))
             for key, value in stats.items():
                 writer.add_scalar(key, value, global_step)
