@@ -248,9 +248,22 @@ def _check_counts(game: Game, hand: list[int], config: RuleConfig) -> None:
             raise RequestError("the hand cannot follow a lead larger than itself")
 
 
+MAX_ID_CHARS = 128
+
+
+def safe_id(request: Any) -> int | str | None:
+    """The request's ``id`` to echo back: an integer or a short string; else ``None``."""
+    ident = request.get("id") if isinstance(request, dict) else None
+    if isinstance(ident, int) and not isinstance(ident, bool):
+        return ident
+    if isinstance(ident, str) and len(ident) <= MAX_ID_CHARS:
+        return ident
+    return None
+
+
 def decide(request: Any, agent: Any, config: RuleConfig) -> dict[str, Any]:
     """Answer one request with ``agent``'s cards, or with an error; never raises."""
-    ident = request.get("id") if isinstance(request, dict) else None
+    ident = safe_id(request)
     try:
         if not isinstance(request, dict):
             raise RequestError("a request is a JSON object")

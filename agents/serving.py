@@ -26,7 +26,6 @@ from .protocol import decide
 MAX_REQUEST_BYTES = 1 << 20
 MAX_DEPTH = 32
 MAX_INT_DIGITS = 18
-MAX_ID_CHARS = 128
 MAX_CONNECTIONS = 4096
 BACKLOG = 1024
 KEEP_ALIVE_SECONDS = 5
@@ -75,25 +74,13 @@ def parse_request(text: str) -> Any:
         raise BadRequest(f"a request is nested at most {MAX_DEPTH} levels deep") from None
 
 
-def safe_id(request: Any) -> int | str | None:
-    """The request's ``id`` to echo back: an integer or a short string; else ``None``."""
-    ident = request.get("id") if isinstance(request, dict) else None
-    if isinstance(ident, int) and not isinstance(ident, bool):
-        return ident
-    if isinstance(ident, str) and len(ident) <= MAX_ID_CHARS:
-        return ident
-    return None
-
-
 def answer(text: str, agent: Any, config: RuleConfig) -> dict[str, Any]:
     """One response for one request text; never raises (an error answer instead)."""
     try:
         request = parse_request(text)
     except BadRequest as error:
         return {"id": None, "error": str(error)}
-    response = decide(request, agent, config)
-    response["id"] = safe_id(request)
-    return response
+    return decide(request, agent, config)
 
 
 def serve_lines(agent: Any, config: RuleConfig, lines: IO[str], out: IO[str]) -> int:

@@ -15,7 +15,7 @@ import numpy as np
 
 from .rules import Game, Phase
 from .rules.cards import NUM_CARD_TYPES, format_card
-from .rules.legal import completion_cost, lead_shape, suit_units
+from .rules.legal import cost_from_counts, lead_shape, suit_units
 
 COMMIT = NUM_CARD_TYPES
 NUM_ACTIONS = NUM_CARD_TYPES + 1
@@ -75,7 +75,7 @@ class Decision:
         self._off_suit_room = 0  # follow short of the suit: how many other cards fit
         self._free_follow = True  # follow: any cards of the led suit are legal
         self._shape: tuple[tuple[int, int], ...] = ()  # follow: the lead's shape
-        self._in_suit: list[int] = []  # follow: the hand's cards of the led suit
+        self._in_suit: dict[int, int] = {}  # follow: the hand's led-suit cards, counted
         self._candidates: list[dict[int, int]] = []  # bid: declarations that still fit
         self._setup()
         self._update_mask()
@@ -102,7 +102,7 @@ class Decision:
         shape = lead_shape(lead, ctx)
         if any(m >= 2 for m, _ in shape) and suit_units(in_suit, self._suit, ctx):
             self._free_follow = False
-            self._shape, self._in_suit = shape, in_suit
+            self._shape, self._in_suit = shape, _multiset(in_suit)
 
     def clone(self) -> Decision:
         """An independent copy (same game), for exploring selections without committing."""
@@ -220,21 +220,21 @@ class Decision:
         ctx = self.game.ctx
         assert ctx is not None
         room = self._size - len(self.selection)
-        needed = completion_cost(self._shape, self._in_suit, self.selection, ctx)
-        cards = [c for c in set(self._in_suit) if self._remaining[c]]
+        held, chosen = self._in_suit, _multiset(self.selection)
+        needed = cost_from_counts(self._shape, held, chosen, ctx)
+        cards = [card for card in held if self._remaining[card]]
         if needed < room:
             for card in cards:
                 mask[card] = 1
             return
-        held, chosen = _multiset(self._in_suit), _multiset(self.selection)
         answers: dict[tuple[int, int, int], bool] = {}
         for card in cards:
             if held[card] < 2:
                 continue
             alike = (ctx.rank_keys[card], held[card], chosen.get(card, 0))
             if alike not in answers:
-                grown = [*self.selection, card]
-                answers[alike] = completion_cost(self._shape, self._in_suit, grown, ctx) < needed
+                grown = {**chosen, card: chosen.get(card, 0) + 1}
+                answers[alike] = cost_from_counts(self._shape, held, grown, ctx) < needed
             if answers[alike]:
                 mask[card] = 1
 

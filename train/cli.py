@@ -286,7 +286,7 @@ def report(console: Console, total: int) -> Callable[[int, int, dict[str, float]
     def show(update: int, step: int, stats: dict[str, float]) -> None:
         now = time.monotonic()
         if not started:
-            started.append((now - len_of_update(stats), step - int(stats["charts/steps"])))
+            started.append((now - update_seconds(stats), step - int(stats["charts/steps"])))
         since, first_step = started[0]
         pace = (step - first_step) / max(1e-9, now - since)
         left = max(0.0, total - step) / pace if pace > 0 else math.inf
@@ -301,7 +301,7 @@ def report(console: Console, total: int) -> Callable[[int, int, dict[str, float]
     return show
 
 
-def len_of_update(stats: dict[str, float]) -> float:
+def update_seconds(stats: dict[str, float]) -> float:
     """Seconds the update just reported took."""
     return stats["charts/steps"] / max(1e-9, stats["charts/SPS"])
 

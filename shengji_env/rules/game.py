@@ -442,7 +442,7 @@ class Game:
             )
 
     def _checked_cards(self, cards: Sequence[int]) -> list[int]:
-        if isinstance(cards, str | bytes) or not isinstance(cards, Sequence | Iterable):
+        if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
             raise IllegalMoveError(
                 f"an action is a list of card ids (an empty list passes a bid), not "
                 f"{type(cards).__name__} {cards!r}"

@@ -47,8 +47,13 @@ def completion_cost(
     cheapest follow that keeps the most of the lead's ``shape`` takes (§6.2 rule 2). A
     selection of ``k`` cards grows into a legal follow of ``n`` iff ``k`` plus this is at
     most ``n``: the rest are any other cards of the suit, which can only keep the shape."""
-    held = counts_by_type(in_suit_hand)
-    chosen = counts_by_type(selection)
+    return cost_from_counts(shape, counts_by_type(in_suit_hand), counts_by_type(selection), ctx)
+
+
+def cost_from_counts(
+    shape: Shape, held: dict[int, int], chosen: dict[int, int], ctx: TrumpContext
+) -> int:
+    """:func:`completion_cost` from the hand's and the selection's count of each card."""
     units: Marked = tuple(
         sorted((ctx.rank_keys[card], n, chosen.get(card, 0)) for card, n in held.items() if n >= 2)
     )
