@@ -40,3 +40,14 @@ def test_training_notebook_executes_on_the_quick_configs_output(tmp_path, monkey
     outputs = execute("training.ipynb", tmp_path)
     assert any("image/png" in o.get("data", {}) for o in outputs)
     assert any("heuristic" in o.get("text", "") for o in outputs)
+
+
+@pytest.mark.slow
+def test_training_notebook_runs_from_jupyters_working_directory(monkeypatch):
+    """Jupyter starts a notebook in its own folder: the run is still found (a run of your
+    own under runs/, else the committed full run)."""
+    monkeypatch.delenv("SHENGJI_RUN", raising=False)
+    monkeypatch.setenv("SHENGJI_ARENA_DEALS", "1")
+    outputs = execute("training.ipynb", NOTEBOOKS)
+    assert any("run folder:" in o.get("text", "") for o in outputs)
+    assert any("image/png" in o.get("data", {}) for o in outputs)
