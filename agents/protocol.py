@@ -24,6 +24,7 @@ The response is ``{"id": 7, "cards": ["10H", "10H"]}`` (an empty list passes a b
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Any
 
@@ -206,13 +207,21 @@ def _trick_record(item: Any, ctx: TrumpContext) -> TrickRecord:
     if len(plays) != 4:
         raise RequestError("a finished trick has four plays")
     attempt = item.get("attempt")
+    played = tuple(tuple(p) for p in plays)
     return TrickRecord(
         leader,
-        tuple(tuple(p) for p in plays),
-        (leader + trick_winner(plays, ctx)) % 4,
+        played,
+        (leader + _winner(played, ctx)) % 4,
         trick_points(plays),
         None if attempt is None else tuple(_cards(attempt, "attempt")),
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _winner(plays: tuple[tuple[int, ...], ...], ctx: TrumpContext) -> int:
+    """The winning play of a finished trick: a front end asks about the same tricks again
+    at every decision of a hand, so each is judged once."""
+    return trick_winner(plays, ctx)
 
 
 def _plays(item: Any, what: str) -> tuple[int, list[list[int]]]:

@@ -179,6 +179,8 @@ class HttpServer:
             limit_concurrency=MAX_CONNECTIONS,
             timeout_keep_alive=KEEP_ALIVE_SECONDS,
             lifespan="off",
+            loop="asyncio",  # uvloop with httptools left 1-2% of answers waiting 1-2 s
+            http="h11",  # under 50 busy connections (BENCHMARKS.md); asyncio + h11 did not
         )
         self.server = uvicorn.Server(settings)
         self._stopped = threading.Event()

@@ -113,10 +113,14 @@ def main() -> None:
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--model", help="an exported policy folder")
     group.add_argument("--agent", help="an agent spec")
+    group.add_argument("--write-bodies", type=Path, help="only write the request bodies (wrk)")
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--requests", type=int, default=200, help="requests per client")
     parser.add_argument("--idle", type=int, default=1000, help="idle connections held open")
     args = parser.parse_args()
+    if args.write_bodies:
+        args.write_bodies.write_bytes(b"\n".join(sample_requests(2000, seed=7)) + b"\n")
+        return
     if os.cpu_count() and os.cpu_count() > 1:
         os.sched_setaffinity(0, {1})
     source = ["--model", args.model] if args.model else ["--agent", args.agent]
