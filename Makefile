@@ -5,16 +5,26 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 JOBS ?= 2
 
-.PHONY: setup demo test quick lint format bench golden clean
+CORE_SOURCES := $(wildcard csrc/*.cpp csrc/*.hpp)
+CORE_STAMP := $(VENV)/.core-built
+PYBIND_INCLUDES = $(shell $(BIN)/python -c "import pybind11; print(pybind11.get_include())")
 
-setup: $(STAMP)
+.PHONY: setup core demo test test-python quick lint format bench golden clean
 
-$(STAMP): pyproject.toml
+setup: $(STAMP) $(CORE_STAMP)
+
+# The editable install builds the compiled core (shengji_env/_core*.so) from csrc/.
+$(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# torch is pinned (==2.13.0) in the train extra: that CPU build is on this machine's disk.
 	$(BIN)/python -m pip install --quiet -e ".[train,dev,sb3,export,ray,serve]"
-	touch $(STAMP)
+	touch $(STAMP) $(CORE_STAMP)
+
+# Rebuild the core in place after editing csrc/ (what the editable install built).
+core $(CORE_STAMP): $(CORE_SOURCES) | $(STAMP)
+	$(BIN)/python setup.py --quiet build_ext --inplace
+	touch $(CORE_STAMP)
 
 demo: setup
 	$(BIN)/shengji demo --seed 7
@@ -23,24 +33,30 @@ demo: setup
 	$(BIN)/shengji arena --agents ppo:runs/demo/checkpoint.pt heuristic greedy random \
 		--deals 100 --jobs $(JOBS) --out runs/demo/arena.json --plot runs/demo/arena.png
 
-test: setup
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/pytest -n $(JOBS) -q
+test: lint
+	SHENGJI_REQUIRE_CORE=1 $(BIN)/pytest -n $(JOBS) -q
+	$(MAKE) --no-print-directory test-python
+
+# The suite (less the slow marks) with every env on the pure-Python reference engine.
+test-python: setup
+	SHENGJI_ENGINE=python $(BIN)/pytest -n $(JOBS) -q -m "not slow"
 
 # The fast loop while working: lint and every test but the slow marks (under a minute).
-quick: setup
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+quick: lint
 	$(BIN)/pytest -n $(JOBS) -q -m "not slow"
 
+# Python: ruff. C++: clang-format, and a build with every warning an error.
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/clang-format --dry-run --Werror csrc/*.cpp csrc/*.hpp
+	g++ -std=c++17 -fsyntax-only -Wall -Wextra -Werror -I$(PYBIND_INCLUDES) \
+		-I$(shell $(BIN)/python -c "import sysconfig; print(sysconfig.get_paths()['include'])") csrc/*.cpp
 
 format: setup
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+	$(BIN)/clang-format -i csrc/*.cpp csrc/*.hpp
 
 bench: setup
 	$(BIN)/shengji bench
@@ -49,4 +65,4 @@ golden: setup
 	$(BIN)/python -m shengji_env.demo --write-golden tests/golden/hand_2decks_seed7.txt
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache build shengji_env/_core*.so

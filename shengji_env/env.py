@@ -1,12 +1,14 @@
 """The PettingZoo AEC environment (docs/design.md: "Actions", "Observations", "Rewards").
 
 ``raw_env(**options)`` raises :class:`~shengji_env.rules.IllegalMoveError` with the
-reason on an illegal action; ``env(**options)`` wraps it the way PettingZoo's classic
+reason on an illegal action; ``env(**options)`` behaves the way PettingZoo's classic
 games are wrapped (an illegal action ends the game and that agent loses).
 
 Options: every :class:`~shengji_env.rules.RuleConfig` field (``start_level`` may also be
 ``"random"``: a level drawn per episode), ``episode`` (``"hand"`` or ``"match"``),
-``reward`` (``"levels"`` or ``"points"``) and ``render_mode`` (``"ansi"`` or ``"human"``).
+``reward`` (``"levels"`` or ``"points"``), ``render_mode`` (``"ansi"`` or ``"human"``) and
+``engine``: ``"core"`` (the compiled core, the default where it is built) or ``"python"``
+(the reference engine). Both give the same observations, masks, rewards and views.
 """
 
 from __future__ import annotations
@@ -18,14 +20,16 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
-from .actions import COMMIT, NUM_ACTIONS, Decision
-from .encoding import OBS_SIZE, ObservationEncoder
+from .actions import NUM_ACTIONS, Decision
+from .core import ENGINES, default_engine
+from .encoding import OBS_SIZE
+from .engines import COMMITTED, OVER, SELECTED, CoreEngine, Engine, PythonEngine
+from .info import LazyInfo
 from .render import render_text
-from .rules import Game, HandResult, IllegalMoveError, Phase, RuleConfig, team_of
+from .rules import Game, HandResult, IllegalMoveError, RuleConfig, team_of
 from .rules.cards import RANKS
-from .view import seat_view
 
 EPISODES = ("hand", "match")
 REWARDS = ("levels", "points")
@@ -34,11 +38,12 @@ _RULE_FIELDS = tuple(field.name for field in dataclasses.fields(RuleConfig))
 
 
 def env(**options: Any) -> AECEnv:
-    """The wrapped environment: illegal actions end the episode with that agent losing."""
-    wrapped: AECEnv = raw_env(**options)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The classic environment: an illegal action ends the episode with that agent losing
+    (-1, the others 0), an action outside the action space is an ``AssertionError``, and
+    calls out of order are refused — PettingZoo's ``TerminateIllegalWrapper``,
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, built in rather than
+    stacked, so that a step pays for none of the wrapper chain's attribute forwarding."""
+    return ClassicEnv(**options)
 
 
 def hand_rewards(result: HandResult, reward: str, config: RuleConfig) -> tuple[float, float]:
@@ -62,6 +67,8 @@ def hand_rewards(result: HandResult, reward: str, config: RuleConfig) -> tuple[f
 def action_id(action: Any) -> int:
     """``action`` as an action id: an int or a numpy integer (a 0-d integer array too);
     floats, strings and bools are refused, not rounded or parsed."""
+    if type(action) is int:
+        return action
     if isinstance(action, np.ndarray) and action.ndim == 0:
         action = action[()]
     if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
@@ -84,7 +91,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
 
     def __init__(self, **options: Any) -> None:
         super().__init__()
-        known = (*_RULE_FIELDS, "episode", "reward", "render_mode")
+        known = (*_RULE_FIELDS, "episode", "reward", "render_mode", "engine")
         unknown = sorted(set(options) - set(known))
         if unknown:
             raise ValueError(
@@ -98,15 +105,18 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
         self.episode = options.get("episode", "hand")
         self.reward_kind = options.get("reward", "levels")
         self.render_mode = options.get("render_mode")
+        self.engine_name = options.get("engine") or default_engine()
         for name, value, allowed in (
             ("episode", self.episode, EPISODES),
             ("reward", self.reward_kind, REWARDS),
             ("render_mode", self.render_mode, (*RENDER_MODES, None)),
+            ("engine", self.engine_name, ENGINES),
         ):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
         self.possible_agents = [f"player_{seat}" for seat in range(4)]
         self.agents = list(self.possible_agents)
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
@@ -116,17 +126,30 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
         self._action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
-        self.encoder = ObservationEncoder(self.config)
+        match = self.episode == "match"
+        self.engine: Engine = (
+            CoreEngine(self.config, match, self.reward_kind == "points")
+            if self.engine_name == "core"
+            else PythonEngine(self.config, match)
+        )
         self._np_random: np.random.Generator | None = None
-        self.game: Game | None = None
-        self.decision: Decision | None = None
-        self._version = 0
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
+
+    @property
+    def game(self) -> Game:
+        """The game as the reference engine's :class:`Game` (with the core: a copy of its
+        state, made when read)."""
+        return self.engine.game()
+
+    @property
+    def decision(self) -> Decision | None:
+        """The current decision as a reference :class:`Decision`, ``None`` once over."""
+        return self.engine.decision()
 
     # --- episode -------------------------------------------------------------------------
 
@@ -138,9 +161,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
         config = self.config
         if self.random_level:
             config = dataclasses.replace(config, start_level=RANKS[int(rng.integers(13))])
-        self.game = Game(config, seed=game_seed)
-        self.encoder.reset()
-        self._version = 0
+        self.engine.reset(config, game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -150,86 +171,61 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
         self._start_decision()
 
     def _start_decision(self) -> None:
-        game = self._game()
-        decision = Decision(game)
-        self.decision = decision
-        self.agent_selection = self.possible_agents[decision.seat]
-        self._view = seat_view(game, decision.seat, decision.kind)
-        self._update_info(decision)
-
-    def _update_info(self, decision: Decision) -> None:
-        self.infos[self.agent_selection] = {
-            "view": self._view,
-            "selection": tuple(decision.selection),
-            "action_mask": decision.mask,
-        }
+        seat = self.engine.seat()
+        self.agent_selection = agent = self.possible_agents[seat]
+        self.infos[agent] = LazyInfo(self.engine, seat)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        decision = self.decision
-        assert decision is not None
-        action = action_id(action)
-        if not decision.allows(action):
-            raise IllegalMoveError(f"{agent}: {decision.why_illegal(action)}")
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if action != COMMIT:
-            decision.add(action)
-        if action == COMMIT or decision.only_commit:
-            self._commit(decision)
+        if type(action) is not int:
+            action = action_id(action)
+        code = self.engine.step(action)
+        # Rewards are all zero until the hand ends, and cumulative ones too: nothing to add.
+        if code == SELECTED:
+            self.infos[agent] = LazyInfo(self.engine, self._seats[agent])
+        elif code == COMMITTED:
+            self._start_decision()
+        elif code == OVER:
+            self._finish()
         else:
-            self._update_info(decision)
-        self._accumulate_rewards()
+            raise IllegalMoveError(f"{agent}: {self.engine.why_illegal(action)}")
         if self.render_mode == "human":
             self.render()
 
-    def _commit(self, decision: Decision) -> None:
-        game = self._game()
-        game.step(decision.selection, trusted=True)  # the mask is exact: no second check
-        self._version += 1
-        if game.phase is Phase.HAND_OVER and self.episode == "match":
-            game.next_hand()
-        if game.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
-            self._finish(game)
-        else:
-            self._start_decision()
+    def _finish(self) -> None:
+        engine = self.engine
+        team_rewards = engine.team_rewards()
+        if team_rewards is None:
+            team_rewards = self._team_rewards(engine.game())
+        self.rewards = {}
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = float(team_rewards[seat % 2])
+            self.terminations[agent] = True
+            self.infos[agent] = LazyInfo(engine, seat, over=True)
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        self._accumulate_rewards()
 
-    def _finish(self, game: Game) -> None:
+    def _team_rewards(self, game: Game) -> tuple[float, float]:
+        if self.episode == "match":
+            return (1.0, -1.0) if game.match_winner == 0 else (-1.0, 1.0)
         result = game.result
         assert result is not None
-        if self.episode == "match":
-            winner = game.match_winner
-            team_rewards = (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
-        else:
-            team_rewards = hand_rewards(result, self.reward_kind, game.config)
-        for seat, agent in enumerate(self.possible_agents):
-            self.rewards[agent] = team_rewards[seat % 2]
-            self.terminations[agent] = True
-            self.infos[agent] = {
-                "view": seat_view(game, seat),
-                "action_mask": np.zeros(NUM_ACTIONS, np.int8),
-                "result": result,
-            }
-        self.decision = None
+        return hand_rewards(result, self.reward_kind, game.config)
 
     # --- observation and rendering -------------------------------------------------------
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
-        decision = self.decision
-        mine = decision is not None and decision.seat == seat
-        return {
-            "observation": self.encoder.encode(self._game(), seat, decision, self._version),
-            "action_mask": decision.mask if mine and decision else np.zeros(NUM_ACTIONS, np.int8),
-        }
+        seat = self._seats[agent]
+        engine = self.engine
+        return {"observation": engine.observation(seat), "action_mask": engine.mask_of(seat)}
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = render_text(self._game(), self.decision)
+        text = render_text(self.game, self.decision)
         if self.render_mode == "human":
             print(text)  # noqa: T201 — "human" rendering prints by definition
             return None
@@ -238,7 +234,81 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
     def close(self) -> None:
         pass
 
-    def _game(self) -> Game:
-        if self.game is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.game
+
+_BEFORE_RESET = frozenset(
+    ("rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents", "agents")
+)
+
+
+class ClassicEnv(raw_env):
+    """:func:`env`: the raw env with PettingZoo's classic-game wrappers' behaviour built in."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        del self.agents  # as OrderEnforcingWrapper: no agents before reset
+        self._has_reset = False
+        self._illegal_end = False
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _BEFORE_RESET:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __str__(self) -> str:
+        return self.metadata["name"]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self._has_reset = True
+        self._illegal_end = False
+        super().reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = self.agent_selection
+        done = self.terminations[agent] or self.truncations[agent]
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            assert (action is None and done) or self._action_space.contains(action), (
+                "action is not in action space"
+            )
+        if done:
+            self._was_dead_step(action)
+        elif not self.engine.allows(int(action)):
+            self._end_on_illegal(agent)
+        else:
+            super().step(action)
+
+    def _end_on_illegal(self, agent: str) -> None:
+        """TerminateIllegalWrapper's ending: the agent that moved illegally gets -1."""
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.truncations, 0)
+        self.rewards[agent] = -1.0
+        self._accumulate_rewards()
+        self._deads_step_first()
+        self._illegal_end = True
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return super().observe(agent)
+
+    def render(self) -> str | None:
+        if not self._has_reset:
+            EnvLogger.error_render_before_reset()
+        return super().render()
+
+    def state(self) -> np.ndarray:
+        if not self._has_reset:
+            EnvLogger.error_state_before_reset()
+        return super().state()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return super().agent_iter(max_iter)

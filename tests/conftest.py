@@ -36,12 +36,19 @@ def ctx10h() -> TrumpContext:
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
-    """Report how many inputs the fuzz tests tried (``fuzz_*`` properties of passed tests,
-    gathered from every xdist worker)."""
+    """Report how many inputs the fuzz tests tried (``fuzz_*`` properties of passed tests)
+    and how much the differential tests compared (``differential_*``), gathered from every
+    xdist worker."""
     counts: dict[str, int] = {}
     for report in terminalreporter.stats.get("passed", []):
         for name, value in getattr(report, "user_properties", []):
-            if name.startswith("fuzz_"):
-                counts[name[5:]] = counts.get(name[5:], 0) + int(value)
+            if name.startswith(("fuzz_", "differential_")):
+                counts[name] = counts.get(name, 0) + int(value)
     for name, count in sorted(counts.items()):
-        terminalreporter.write_line(f"fuzz {name}: {count:,} inputs, 0 crashes")
+        if name.startswith("fuzz_"):
+            terminalreporter.write_line(f"fuzz {name[5:]}: {count:,} inputs, 0 crashes")
+    if "differential_hands" in counts:
+        terminalreporter.write_line(
+            f"core vs reference: {counts['differential_hands']:,} episodes, "
+            f"{counts['differential_steps']:,} steps compared, 0 differences"
+        )

@@ -382,9 +382,10 @@ class Game:
 
     def _reveal(self, seat: int, cards: list[int]) -> None:
         """Cards a failed throw showed join the seat's known cards (a multiset union:
-        cards shown twice are still the same cards); played ones leave it in :meth:`play`."""
+        cards shown twice are still the same cards), in card order; played ones leave it in
+        :meth:`play`."""
         shown = self.revealed[seat]
-        for card in set(cards):
+        for card in sorted(set(cards)):
             shown.extend([card] * (cards.count(card) - shown.count(card)))
 
     def _finish_trick(self) -> None:

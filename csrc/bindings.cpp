@@ -1,0 +1,477 @@
+// The Python module shengji_env._core: tables (one env's game, decision and observations),
+// a batch of tables stepped without the GIL, and the rules functions for the
+// differential tests. shengji_env/core.py is its Python face.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <string>
+
+#include "table.hpp"
+
+namespace py = pybind11;
+using namespace shengji;
+
+namespace {
+
+Rules make_rules(int decks, bool twos_always_trump, int failed_throw_penalty,
+                 int kitty_multiplier_cap, bool triples_first, int start_level) {
+  Rules rules;
+  rules.decks = decks;
+  rules.twos_always_trump = twos_always_trump;
+  rules.failed_throw_penalty = failed_throw_penalty;
+  rules.kitty_multiplier_cap = kitty_multiplier_cap;
+  rules.triples_first = triples_first;
+  rules.start_level = start_level;
+  return rules;
+}
+
+template <typename T>
+T* buffer(py::array_t<T, py::array::c_style>& array, py::ssize_t size, const char* name) {
+  if (!array.writeable() || array.size() != size || !(array.flags() & py::array::c_style)) {
+    throw py::value_error(std::string(name) + " must be a writeable C-contiguous array of " +
+                          std::to_string(size) + " elements");
+  }
+  return array.mutable_data();
+}
+
+py::object optional_int(int value) { return value < 0 ? py::object(py::none()) : py::int_(value); }
+int from_optional(const py::handle& value) { return value.is_none() ? -1 : value.cast<int>(); }
+
+py::tuple plays_tuple(const std::vector<Cards>& plays) {
+  py::tuple out(plays.size());
+  for (size_t i = 0; i < plays.size(); ++i) out[i] = py::tuple(py::cast(plays[i]));
+  return out;
+}
+
+Cards sorted_hand(const Counts& counts) {
+  Cards cards;
+  for (int card = 0; card < kCardTypes; ++card) {
+    for (int i = 0; i < counts[card]; ++i) cards.push_back(card);
+  }
+  return cards;
+}
+
+py::tuple bid_tuple(const Bid& bid) {
+  return py::make_tuple(bid.seat, py::tuple(py::cast(bid.cards)), bid.strength,
+                        optional_int(bid.trump_suit));
+}
+
+py::tuple result_tuple(const HandResult& r) {
+  return py::make_tuple(r.dealer, r.level, optional_int(r.trump_suit), r.trick_points,
+                        r.kitty_points, r.kitty_multiplier, r.penalty_points, r.attacker_points,
+                        r.dealer_kept ? "dealer" : "attackers", r.levels_gained, r.next_dealer,
+                        optional_int(r.match_winner));
+}
+
+// Every field of the game, named as the reference Game names them (see core.py).
+py::dict export_game(const Game& g) {
+  py::dict d;
+  d["rules"] =
+      py::make_tuple(g.rules.decks, g.rules.twos_always_trump, g.rules.failed_throw_penalty,
+                     g.rules.kitty_multiplier_cap, g.rules.triples_first, g.rules.start_level);
+  d["rng_state"] = g.rng.state();
+  d["levels"] = py::make_tuple(g.levels[0], g.levels[1]);
+  d["hand_number"] = g.hand_number;
+  d["match_winner"] = optional_int(g.match_winner);
+  py::list results;
+  for (const HandResult& r : g.results) results.append(result_tuple(r));
+  d["results"] = results;
+  d["deck"] = g.deck;
+  d["dealer"] = optional_int(g.dealer);
+  d["level"] = g.level;
+  d["deal_start"] = g.deal_start;
+  d["dealt"] = g.dealt;
+  py::list hands;
+  for (const Counts& hand : g.hands) hands.append(py::cast(sorted_hand(hand)));
+  d["hands"] = hands;
+  py::list bids;
+  for (const Bid& bid : g.bids) bids.append(bid_tuple(bid));
+  d["bids"] = bids;
+  d["final_round"] =
+      g.final_round_started ? py::object(py::cast(g.final_round)) : py::object(py::none());
+  d["kitty"] = g.kitty;
+  d["trump_suit"] = g.has_ctx ? optional_int(g.ctx.trump_suit) : py::object(py::none());
+  d["has_ctx"] = g.has_ctx;
+  d["leader"] = g.leader;
+  d["trick"] = plays_tuple(g.trick);
+  d["trick_attempt"] = g.trick_failed_throw ? py::object(py::tuple(py::cast(g.trick_attempt)))
+                                            : py::object(py::none());
+  py::list tricks;
+  for (const TrickRecord& t : g.tricks) {
+    tricks.append(py::make_tuple(
+        t.leader, plays_tuple(t.plays), t.winner, t.points,
+        t.failed_throw ? py::object(py::tuple(py::cast(t.attempt))) : py::object(py::none())));
+  }
+  d["tricks"] = tricks;
+  d["played"] = g.played;
+  py::list voids;
+  for (const auto& row : g.voids) voids.append(py::cast(std::vector<bool>(row.begin(), row.end())));
+  d["voids"] = voids;
+  d["revealed"] = g.revealed;
+  d["attacker_trick_points"] = g.attacker_trick_points;
+  d["penalty_points"] = g.penalty_points;
+  d["result"] = g.has_result ? py::object(result_tuple(g.result)) : py::object(py::none());
+  d["phase"] = static_cast<int>(g.phase);
+  d["current_player"] = g.current_player;
+  return d;
+}
+
+Bid bid_from(const py::handle& item) {
+  auto t = item.cast<py::tuple>();
+  return Bid{t[0].cast<int>(), t[1].cast<Cards>(), t[2].cast<int>(), from_optional(t[3])};
+}
+
+HandResult result_from(const py::handle& item) {
+  auto t = item.cast<py::tuple>();
+  return HandResult{t[0].cast<int>(), t[1].cast<int>(),  from_optional(t[2]),
+                    t[3].cast<int>(), t[4].cast<int>(),  t[5].cast<int>(),
+                    t[6].cast<int>(), t[7].cast<int>(),  t[8].cast<std::string>() == "dealer",
+                    t[9].cast<int>(), t[10].cast<int>(), from_optional(t[11])};
+}
+
+void check_range(int value, int low, int high, const char* name) {
+  if (value < low || value > high) {
+    throw py::value_error(std::string(name) + " must be in " + std::to_string(low) + ".." +
+                          std::to_string(high) + ", got " + std::to_string(value));
+  }
+}
+
+Cards checked_cards(const py::handle& value, const char* name) {
+  Cards cards = value.cast<Cards>();
+  for (int card : cards) check_range(card, 0, kCardTypes - 1, name);
+  return cards;
+}
+
+std::vector<Cards> checked_plays(const py::handle& value, const char* name) {
+  std::vector<Cards> plays;
+  for (auto play : value) plays.push_back(checked_cards(play, name));
+  if (plays.size() > 4) throw py::value_error(std::string(name) + " holds more than four plays");
+  return plays;
+}
+
+// The inverse of export_game (the rules stay the table's own). Values are range-checked,
+// so that a bad state is a ValueError, not a crash; its consistency is the caller's.
+void load_game(Game& g, const py::dict& d) {
+  if (!g.rng.set_state(d["rng_state"].cast<std::vector<uint32_t>>())) {
+    throw py::value_error("rng_state must hold 624 words and an index <= 624");
+  }
+  auto levels = d["levels"].cast<std::array<int, 2>>();
+  g.levels = levels;
+  g.hand_number = d["hand_number"].cast<int>();
+  g.match_winner = from_optional(d["match_winner"]);
+  g.results.clear();
+  for (auto item : d["results"]) g.results.push_back(result_from(item));
+  for (int level : levels) check_range(level, 0, kAce, "levels");
+  g.deck = checked_cards(d["deck"], "deck");
+  g.dealer = from_optional(d["dealer"]);
+  check_range(g.dealer, -1, 3, "dealer");
+  g.level = d["level"].cast<int>();
+  check_range(g.level, 0, kAce, "level");
+  g.deal_start = d["deal_start"].cast<int>();
+  check_range(g.deal_start, 0, 3, "deal_start");
+  g.dealt = d["dealt"].cast<int>();
+  check_range(g.dealt, 0, static_cast<int>(g.deck.size()), "dealt");
+  auto hands = d["hands"].cast<std::vector<Cards>>();
+  for (int seat = 0; seat < 4; ++seat) {
+    g.hands[seat].fill(0);
+    for (int card : hands.at(seat)) {
+      if (card < 0 || card >= kCardTypes) throw py::value_error("a hand holds a bad card id");
+      ++g.hands[seat][card];
+    }
+    g.hand_sizes[seat] = static_cast<int>(hands[seat].size());
+  }
+  g.bids.clear();
+  for (auto item : d["bids"]) {
+    g.bids.push_back(bid_from(item));
+    checked_cards(py::cast(g.bids.back().cards), "bids");
+    check_range(g.bids.back().seat, 0, 3, "a bid's seat");
+    check_range(g.bids.back().trump_suit, -1, 3, "a bid's trump");
+  }
+  g.has_bid = !g.bids.empty();
+  g.bid = g.has_bid ? g.bids.back() : Bid{};
+  g.final_round_started = !d["final_round"].is_none();
+  g.final_round =
+      g.final_round_started ? d["final_round"].cast<std::vector<int>>() : std::vector<int>{};
+  for (int seat : g.final_round) check_range(seat, 0, 3, "final_round");
+  g.kitty = checked_cards(d["kitty"], "kitty");
+  g.has_ctx = d["has_ctx"].cast<bool>();
+  const int trump = from_optional(d["trump_suit"]);
+  check_range(trump, -1, 3, "trump_suit");
+  if (g.has_ctx) g.ctx = make_trump(g.rules, g.level, trump);
+  g.leader = d["leader"].cast<int>();
+  check_range(g.leader, 0, 3, "leader");
+  g.trick = checked_plays(d["trick"], "trick");
+  g.trick_failed_throw = !d["trick_attempt"].is_none();
+  g.trick_attempt =
+      g.trick_failed_throw ? checked_cards(d["trick_attempt"], "trick_attempt") : Cards{};
+  g.tricks.clear();
+  for (auto item : d["tricks"]) {
+    auto t = item.cast<py::tuple>();
+    TrickRecord record{t[0].cast<int>(), checked_plays(t[1], "tricks"),
+                       t[2].cast<int>(), t[3].cast<int>(),
+                       !t[4].is_none(),  Cards{}};
+    if (record.failed_throw) record.attempt = checked_cards(t[4], "tricks");
+    g.tricks.push_back(std::move(record));
+  }
+  g.played = d["played"].cast<std::array<Cards, 4>>();
+  for (const Cards& cards : g.played) checked_cards(py::cast(cards), "played");
+  auto voids = d["voids"].cast<std::vector<std::vector<bool>>>();
+  for (int seat = 0; seat < 4; ++seat) {
+    for (int suit = 0; suit < kEffectiveSuits; ++suit)
+      g.voids[seat][suit] = voids.at(seat).at(suit);
+  }
+  g.revealed = d["revealed"].cast<std::array<Cards, 4>>();
+  for (const Cards& cards : g.revealed) checked_cards(py::cast(cards), "revealed");
+  g.attacker_trick_points = d["attacker_trick_points"].cast<int>();
+  g.penalty_points = d["penalty_points"].cast<int>();
+  g.has_result = !d["result"].is_none();
+  if (g.has_result) g.result = result_from(d["result"]);
+  const int phase = d["phase"].cast<int>();
+  if (phase < 0 || phase > 4) throw py::value_error("phase must be 0..4");
+  g.phase = static_cast<Phase>(phase);
+  g.current_player = d["current_player"].cast<int>();
+  check_range(g.current_player, 0, 3, "current_player");
+  if (g.phase == Phase::kPlay && (!g.has_ctx || (!g.trick.empty() && g.trick[0].empty()))) {
+    throw py::value_error("a game in play needs trump known and a non-empty lead");
+  }
+  g.forget_cache();
+}
+
+Trump context(int decks, bool twos, int level, int trump_suit) {
+  Rules rules;
+  rules.decks = decks;
+  rules.twos_always_trump = twos;
+  return make_trump(rules, level, trump_suit);
+}
+
+py::list components_list(const std::vector<Component>& components) {
+  py::list out;
+  for (const Component& c : components) {
+    out.append(
+        py::make_tuple(c.multiplicity, c.length, py::tuple(py::cast(c.cards)), c.top_key, c.suit));
+  }
+  return out;
+}
+
+void bind_rules(py::module_& m) {
+  m.def(
+      "trump_tables",
+      [](int decks, bool twos, int level, int trump) {
+        const Trump ctx = context(decks, twos, level, trump);
+        return py::make_tuple(std::vector<int>(ctx.suit.begin(), ctx.suit.end()),
+                              std::vector<int>(ctx.key.begin(), ctx.key.end()),
+                              std::vector<int>(ctx.key_count.begin(), ctx.key_count.end()));
+      },
+      "Effective suit, rank key of each card, and keys per suit (-1 trump: no trump).");
+  m.def("decompose", [](const Cards& cards, int decks, bool twos, int level, int trump) {
+    return components_list(decompose(cards, context(decks, twos, level, trump)));
+  });
+  m.def("trick_winner",
+        [](const std::vector<Cards>& plays, int decks, bool twos, int level, int trump) {
+          return trick_winner(plays, context(decks, twos, level, trump));
+        });
+  m.def("check_throw", [](const Cards& lead, const std::vector<Cards>& others, int decks, bool twos,
+                          int level, int trump) {
+    std::vector<Counts> counts(others.size(), Counts{});
+    std::vector<const Counts*> hands;
+    for (size_t i = 0; i < others.size(); ++i) {
+      for (int card : others[i]) ++counts[i][card];
+      hands.push_back(&counts[i]);
+    }
+    return check_throw(lead, hands, context(decks, twos, level, trump));
+  });
+  m.def("follow_error", [](const Cards& lead, const Cards& hand, const Cards& play, int decks,
+                           bool twos, int level, int trump, bool triples_first) {
+    Counts counts{};
+    for (int card : hand) ++counts[card];
+    return follow_error(lead, counts, play, context(decks, twos, level, trump), triples_first);
+  });
+  m.def("cheapest_match",
+        [](const Shape& shape, const std::vector<std::array<int, 3>>& units, bool triples_first) {
+          std::vector<Unit> marked;
+          for (const auto& u : units) marked.push_back({u[0], u[1], u[2]});
+          const Match match = cheapest_match(shape, marked, triples_first);
+          return py::make_tuple(py::tuple(py::cast(match.score)), match.cost);
+        });
+  m.def("legal_bids", [](const Cards& hand, int level, int decks, int floor) {
+    Counts counts{};
+    for (int card : hand) {
+      if (is_bid_type(card, level)) ++counts[card];
+    }
+    return legal_bids(counts, level, decks, floor);
+  });
+  m.def("kitty_multiplier",
+        [](const Cards& lead, int decks, bool twos, int level, int trump, int cap) {
+          return kitty_multiplier(lead, context(decks, twos, level, trump), cap);
+        });
+}
+
+void bind_table(py::module_& m) {
+  py::class_<Table>(m, "Table")
+      .def(py::init([](int decks, bool twos, int penalty, int cap, bool triples_first,
+                       int start_level, bool match, bool points) {
+             return new Table(make_rules(decks, twos, penalty, cap, triples_first, start_level),
+                              EpisodeRules{match, points});
+           }),
+           py::arg("decks"), py::arg("twos_always_trump"), py::arg("failed_throw_penalty"),
+           py::arg("kitty_multiplier_cap"), py::arg("triples_first"), py::arg("start_level"),
+           py::arg("match"), py::arg("points"))
+      .def("reset", &Table::reset, py::arg("seed"), py::arg("start_level") = -1)
+      .def("step", &Table::step, py::arg("action"))
+      .def_property_readonly("seat", &Table::seat)
+      .def_property_readonly("over", &Table::over)
+      .def_property_readonly("kind",
+                             [](const Table& t) { return static_cast<int>(t.decision().kind); })
+      .def_property_readonly("selection", [](const Table& t) { return t.decision().selection; })
+      .def_property_readonly("phase",
+                             [](const Table& t) { return static_cast<int>(t.game().phase); })
+      .def_property_readonly("team_rewards", &Table::team_rewards)
+      .def("allows",
+           [](const Table& t, int action) { return !t.over() && t.decision().allows(action); })
+      .def("why_illegal",
+           [](const Table& t, int action) { return t.decision().why_illegal(action); })
+      .def_readonly("serial", &Table::serial)
+      .def_readonly("steps", &Table::steps)
+      .def("acting", &Table::seat, "The seat whose decision it is.")
+      .def(
+          "stamp", [](const Table& t) { return t.steps; }, "Changes at every accepted action.")
+      .def(
+          "observation",
+          [](const Table& t, int seat) {
+            if (seat < 0 || seat > 3) throw py::value_error("seat must be 0..3");
+            py::array_t<float> out(obs::kSize);
+            t.observe(seat, out.mutable_data());
+            return out;
+          },
+          "A new observation vector of `seat`.")
+      .def(
+          "mask_of",
+          [](const Table& t, int seat) {
+            py::array_t<int8_t> out(kNumActions);
+            if (seat == t.seat()) {
+              t.write_mask(out.mutable_data());
+            } else {
+              std::memset(out.mutable_data(), 0, kNumActions);
+            }
+            return out;
+          },
+          "A new action mask of `seat`: all zero unless it decides now.")
+      .def("observe",
+           [](const Table& t, int seat, py::array_t<float, py::array::c_style> out) {
+             if (seat < 0 || seat > 3) throw py::value_error("seat must be 0..3");
+             t.observe(seat, buffer(out, obs::kSize, "out"));
+           })
+      .def("mask",
+           [](const Table& t, py::array_t<int8_t, py::array::c_style> out) {
+             t.write_mask(buffer(out, kNumActions, "out"));
+           })
+      .def("export", [](const Table& t) { return export_game(t.game()); })
+      .def("load",
+           [](Table& t, const py::dict& state) {
+             Game loaded = t.game();  // all or nothing: a refused state changes nothing
+             load_game(loaded, state);
+             t.mutable_game() = loaded;
+             t.restart_decision();
+           })
+      .def("select",
+           [](Table& t, const Cards& cards) {  // a decision's selection, replayed
+             for (int card : cards) {
+               if (t.step(card) != kSelected) throw py::value_error("the selection does not fit");
+             }
+           })
+      .def("play", [](Table& t, const Cards& cards) {  // a whole action, checked by the rules
+        try {
+          t.mutable_game().step(cards, false);
+        } catch (const RuleError& error) {
+          throw py::value_error(error.message);
+        }
+        t.restart_decision();
+      });
+}
+
+void bind_batch(py::module_& m) {
+  py::class_<TableBatch>(m, "TableBatch")
+      .def(py::init([](int count, int decks, bool twos, int penalty, int cap, bool triples_first,
+                       int start_level, bool match, bool points, uint64_t seed) {
+             if (count < 1) throw py::value_error("a batch needs at least one table");
+             return new TableBatch(
+                 count, make_rules(decks, twos, penalty, cap, triples_first, start_level),
+                 EpisodeRules{match, points}, seed);
+           }),
+           py::arg("count"), py::arg("decks"), py::arg("twos_always_trump"),
+           py::arg("failed_throw_penalty"), py::arg("kitty_multiplier_cap"),
+           py::arg("triples_first"), py::arg("start_level"), py::arg("match"), py::arg("points"),
+           py::arg("seed"))
+      .def_property_readonly("size", &TableBatch::size)
+      .def_property_readonly("episodes", &TableBatch::episodes)
+      .def("export",
+           [](const TableBatch& b, int index) {
+             if (index < 0 || index >= b.size()) throw py::index_error("no such table");
+             return export_game(b.table(index).game());
+           })
+      .def("reset",
+           [](TableBatch& b, py::array_t<float, py::array::c_style> obs_out,
+              py::array_t<int8_t, py::array::c_style> masks,
+              py::array_t<int32_t, py::array::c_style> seats) {
+             const py::ssize_t n = b.size();
+             float* o = buffer(obs_out, n * obs::kSize, "observations");
+             int8_t* k = buffer(masks, n * kNumActions, "masks");
+             int32_t* s = buffer(seats, n, "seats");
+             py::gil_scoped_release release;
+             b.reset(o, k, s);
+           })
+      .def("step", [](TableBatch& b, py::array_t<int64_t, py::array::c_style> actions,
+                      py::array_t<float, py::array::c_style> obs_out,
+                      py::array_t<int8_t, py::array::c_style> masks,
+                      py::array_t<int32_t, py::array::c_style> seats,
+                      py::array_t<float, py::array::c_style> rewards,
+                      py::array_t<uint8_t, py::array::c_style> dones) {
+        const py::ssize_t n = b.size();
+        const int64_t* a = buffer(actions, n, "actions");
+        float* o = buffer(obs_out, n * obs::kSize, "observations");
+        int8_t* k = buffer(masks, n * kNumActions, "masks");
+        int32_t* s = buffer(seats, n, "seats");
+        float* r = buffer(rewards, n * 4, "rewards");
+        uint8_t* d = buffer(dones, n, "dones");
+        int bad;
+        {
+          py::gil_scoped_release release;
+          bad = b.step(a, o, k, s, r, d);
+        }
+        return bad;
+      });
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "The compiled Shengji core (see shengji_env/core.py).";
+  m.attr("OBS_SIZE") = obs::kSize;
+  m.attr("NUM_ACTIONS") = kNumActions;
+  py::dict layout;
+  layout["hand"] = obs::kHand;
+  layout["selection"] = obs::kSelection;
+  layout["played"] = obs::kPlayed;
+  layout["trick"] = obs::kTrick;
+  layout["revealed"] = obs::kRevealed;
+  layout["kitty"] = obs::kKitty;
+  layout["trump_cards"] = obs::kTrumpCards;
+  layout["card_order"] = obs::kCardOrder;
+  layout["voids"] = obs::kVoids;
+  layout["trump_suit"] = obs::kTrumpSuit;
+  layout["level"] = obs::kLevel;
+  layout["team_levels"] = obs::kTeamLevels;
+  layout["bid_strength"] = obs::kBidStrength;
+  layout["bidder"] = obs::kBidder;
+  layout["dealer"] = obs::kDealer;
+  layout["leader"] = obs::kLeader;
+  layout["phase"] = obs::kPhase;
+  layout["progress"] = obs::kProgress;
+  layout["trick_winner"] = obs::kTrickWinner;
+  m.attr("OBS_STARTS") = layout;
+  bind_rules(m);
+  bind_table(m);
+  bind_batch(m);
+}
