@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml setup.py
 
 # Rebuild the core in place after editing csrc/ (what the editable install built).
 core $(CORE_STAMP): $(CORE_SOURCES) | $(STAMP)
-	$(BIN)/python setup.py --quiet build_ext --inplace
+	$(BIN)/python setup.py --quiet build_ext --inplace --force
 	touch $(CORE_STAMP)
 
 demo: setup

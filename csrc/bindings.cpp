@@ -172,7 +172,8 @@ void load_game(Game& g, const py::dict& d) {
   g.deal_start = d["deal_start"].cast<int>();
   check_range(g.deal_start, 0, 3, "deal_start");
   g.dealt = d["dealt"].cast<int>();
-  check_range(g.dealt, 0, static_cast<int>(g.deck.size()), "dealt");
+  const int cards = g.rules.decks * kCardTypes;
+  check_range(g.dealt, 0, g.deck.empty() ? cards : static_cast<int>(g.deck.size()), "dealt");
   auto hands = d["hands"].cast<std::vector<Cards>>();
   for (int seat = 0; seat < 4; ++seat) {
     g.hands[seat].fill(0);
@@ -231,6 +232,10 @@ void load_game(Game& g, const py::dict& d) {
   const int phase = d["phase"].cast<int>();
   if (phase < 0 || phase > 4) throw py::value_error("phase must be 0..4");
   g.phase = static_cast<Phase>(phase);
+  if (g.phase == Phase::kBid && !g.final_round_started &&
+      static_cast<int>(g.deck.size()) != cards) {
+    throw py::value_error("a game still dealing needs its whole deck");
+  }
   g.current_player = d["current_player"].cast<int>();
   check_range(g.current_player, 0, 3, "current_player");
   if (g.phase == Phase::kPlay && (!g.has_ctx || (!g.trick.empty() && g.trick[0].empty()))) {
@@ -408,8 +413,18 @@ void bind_batch(py::module_& m) {
       .def_property_readonly("episodes", &TableBatch::episodes)
       .def("export",
            [](const TableBatch& b, int index) {
-             if (index < 0 || index >= b.size()) throw py::index_error("no such table");
+             check_range(index, 0, b.size() - 1, "table index");
              return export_game(b.table(index).game());
+           })
+      .def("selection",
+           [](const TableBatch& b, int index) {
+             check_range(index, 0, b.size() - 1, "table index");
+             return b.table(index).decision().selection;
+           })
+      .def("seed",
+           [](const TableBatch& b, int index) {
+             check_range(index, 0, b.size() - 1, "table index");
+             return b.seed(index);
            })
       .def("reset",
            [](TableBatch& b, py::array_t<float, py::array::c_style> obs_out,

@@ -7,29 +7,23 @@ namespace shengji {
 
 namespace {
 
-void write_counts(const Cards& cards, double scale, float* out) {
-  Counts counts{};
+// count * scale as float for count 0..3: what the reference stores for a count.
+using Values = std::array<float, 4>;
+
+// Writes each card's count of `cards` (the buffer is zero): two passes over the list.
+void write_counts(const Cards& cards, const Values& values, float* out) {
+  if (cards.empty()) return;
+  uint8_t counts[kCardTypes] = {};
   for (int card : cards) ++counts[card];
-  for (int card = 0; card < kCardTypes; ++card) {
-    if (counts[card]) out[card] = static_cast<float>(counts[card] * scale);
-  }
+  for (int card : cards) out[card] = values[counts[card]];
 }
 
 int relative(int seat, int observer) { return (seat - observer + 4) % 4; }
 
 void write_trump_tables(const Game& game, float* out) {
-  Trump fallback;
-  const Trump* ctx = &game.ctx;
-  if (!game.has_ctx) {
-    fallback = make_trump(game.rules, game.level, game.has_bid ? game.bid.trump_suit : kNoSuit);
-    ctx = &fallback;
-  }
-  for (int card = 0; card < kCardTypes; ++card) {
-    const int suit = ctx->suit[card];
-    out[obs::kTrumpCards + card] = suit == kTrump ? 1.0f : 0.0f;
-    const double top = std::max(1, ctx->key_count[suit] - 1);
-    out[obs::kCardOrder + card] = static_cast<float>(ctx->key[card] / top);
-  }
+  const Trump& ctx = game.standing_trump();
+  std::memcpy(out + obs::kTrumpCards, ctx.trump_flag.data(), sizeof(float) * kCardTypes);
+  std::memcpy(out + obs::kCardOrder, ctx.order.data(), sizeof(float) * kCardTypes);
 }
 
 void write_public(const Game& game, int seat, float* out) {
@@ -70,15 +64,14 @@ void write_progress(const Game& game, int seat, float* out) {
 void encode(const Game& game, int seat, const Decision* decision, float* out) {
   std::memset(out, 0, sizeof(float) * obs::kSize);
   const double scale = 1.0 / game.rules.decks;
-  for (int card = 0; card < kCardTypes; ++card) {
-    if (game.hands[seat][card]) {
-      out[obs::kHand + card] = static_cast<float>(game.hands[seat][card] * scale);
-    }
-  }
+  const Values values = {0.0f, static_cast<float>(scale), static_cast<float>(2 * scale),
+                         static_cast<float>(3 * scale)};
+  const Counts& hand = game.hands[seat];
+  for (int card = 0; card < kCardTypes; ++card) out[obs::kHand + card] = values[hand[card]];
   for (int other = 0; other < 4; ++other) {
     const int row = relative(other, seat) * kCardTypes;
-    write_counts(game.played[other], scale, out + obs::kPlayed + row);
-    write_counts(game.revealed[other], scale, out + obs::kRevealed + row);
+    write_counts(game.played[other], values, out + obs::kPlayed + row);
+    write_counts(game.revealed[other], values, out + obs::kRevealed + row);
     for (int suit = 0; suit < kEffectiveSuits; ++suit) {
       if (game.voids[other][suit]) {
         out[obs::kVoids + relative(other, seat) * kEffectiveSuits + suit] = 1.0f;
@@ -87,14 +80,15 @@ void encode(const Game& game, int seat, const Decision* decision, float* out) {
   }
   for (size_t index = 0; index < game.trick.size(); ++index) {
     const int player = (game.leader + static_cast<int>(index)) % 4;
-    write_counts(game.trick[index], scale, out + obs::kTrick + relative(player, seat) * kCardTypes);
+    write_counts(game.trick[index], values,
+                 out + obs::kTrick + relative(player, seat) * kCardTypes);
   }
   if (!game.trick.empty() && game.has_ctx) {
     const int winner = game.current_trick_winner();
     out[obs::kTrickWinner + relative(winner, seat)] = 1.0f;
   }
   if (game.phase != Phase::kBid && game.dealer == seat) {
-    write_counts(game.kitty, scale, out + obs::kKitty);
+    write_counts(game.kitty, values, out + obs::kKitty);
   }
   write_trump_tables(game, out);
   write_public(game, seat, out);

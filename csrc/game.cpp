@@ -356,6 +356,17 @@ int Game::current_trick_winner() const {
   return winner_;
 }
 
+const Trump& Game::standing_trump() const {
+  if (has_ctx) return ctx;
+  const int trump = has_bid ? bid.trump_suit : kNoSuit;
+  const int key = level * 8 + trump + 1;
+  if (key != bidding_trump_key_) {
+    bidding_trump_ = make_trump(rules, level, trump);
+    bidding_trump_key_ = key;
+  }
+  return bidding_trump_;
+}
+
 void Game::add_card(int seat, int card) {
   ++hands[seat][card];
   ++hand_sizes[seat];

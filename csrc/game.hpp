@@ -102,11 +102,18 @@ class Game {
 
   // Who wins the current trick so far (the encoder asks at every observation).
   int current_trick_winner() const;
-  void forget_cache() const { winner_key_ = -1; }
+  // The trump order as it stands: the hand's, or during the bidding the standing bid's.
+  const Trump& standing_trump() const;
+  void forget_cache() const {
+    winner_key_ = -1;
+    bidding_trump_key_ = -1;
+  }
 
  private:
   mutable int64_t winner_key_ = -1;
   mutable int winner_ = 0;
+  mutable int bidding_trump_key_ = -1;
+  mutable Trump bidding_trump_;
 
   void start_hand(int first_dealer, const Cards* fixed_deck);
   void clear_hand(int first_dealer, int hand_level);

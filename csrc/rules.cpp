@@ -61,6 +61,12 @@ Trump make_trump(const Rules& rules, int level, int trump_suit) {
   tier(kBigJoker);
   ++key;
   ctx.key_count[kTrump] = static_cast<int8_t>(key);
+  for (int card = 0; card < kCardTypes; ++card) {
+    const int suit = ctx.suit[card];
+    ctx.trump_flag[card] = suit == kTrump ? 1.0f : 0.0f;
+    const double top = std::max(1, ctx.key_count[suit] - 1);
+    ctx.order[card] = static_cast<float>(ctx.key[card] / top);
+  }
   return ctx;
 }
 

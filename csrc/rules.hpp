@@ -54,6 +54,9 @@ struct Trump {
   std::array<int8_t, kCardTypes> suit{};
   std::array<int8_t, kCardTypes> key{};
   std::array<int8_t, kEffectiveSuits> key_count{};
+  // The encoder's tables: 1 for a trump card, and each card's rank scaled to [0, 1].
+  std::array<float, kCardTypes> trump_flag{};
+  std::array<float, kCardTypes> order{};
 };
 Trump make_trump(const Rules& rules, int level, int trump_suit);
 

@@ -86,8 +86,13 @@ void Table::write_mask(int8_t* out) const {
 // --- the batch ------------------------------------------------------------------------------
 
 TableBatch::TableBatch(int count, const Rules& rules, const EpisodeRules& episode, uint64_t seed)
-    : stream_(seed) {
+    : seeds_(count, 0), stream_(seed) {
   for (int i = 0; i < count; ++i) tables_.push_back(std::make_unique<Table>(rules, episode));
+}
+
+void TableBatch::deal(int index) {
+  seeds_[index] = next_seed();
+  tables_[index]->reset(seeds_[index], -1);
 }
 
 uint64_t TableBatch::next_seed() {  // splitmix64, kept below 2**62 like the env's seeds
@@ -106,7 +111,7 @@ void TableBatch::write(int index, float* observations, int8_t* masks, int32_t* s
 
 void TableBatch::reset(float* observations, int8_t* masks, int32_t* seats) {
   for (int i = 0; i < size(); ++i) {
-    tables_[i]->reset(next_seed(), -1);
+    deal(i);
     write(i, observations, masks, seats);
   }
 }
@@ -129,7 +134,7 @@ int TableBatch::step(const int64_t* actions, float* observations, int8_t* masks,
       for (int seat = 0; seat < 4; ++seat) seat_rewards[seat] = static_cast<float>(team[seat % 2]);
       dones[i] = 1;
       ++episodes_;
-      table.reset(next_seed(), -1);
+      deal(i);
     }
     write(i, observations, masks, seats);
   }

@@ -66,13 +66,17 @@ class TableBatch {
   int step(const int64_t* actions, float* observations, int8_t* masks, int32_t* seats,
            float* rewards, uint8_t* dones);
   const Table& table(int index) const { return *tables_[index]; }
+  uint64_t seed(int index) const { return seeds_[index]; }  // of the table's current deal
   int64_t episodes() const { return episodes_; }
 
  private:
   uint64_t next_seed();
   void write(int index, float* observations, int8_t* masks, int32_t* seats) const;
 
+  void deal(int index);
+
   std::vector<std::unique_ptr<Table>> tables_;
+  std::vector<uint64_t> seeds_;
   uint64_t stream_;
   int64_t episodes_ = 0;
 };

@@ -59,6 +59,7 @@ class PythonEngine:
         self._decision: Decision | None = None
         self.serial = 0  # bumped at every reset and commit: the game changed
         self.steps = 0  # bumped at every reset and accepted action
+        self._views: dict = {}
 
     def reset(self, config: RuleConfig, seed: int) -> None:
         self._game = Game(config, seed=seed)
@@ -129,10 +130,24 @@ class PythonEngine:
         return self._decision
 
     def view(self, seat: int, kind: DecisionKind | None) -> SeatView:
-        return seat_view(self.game(), seat, kind)
+        return _cached_view(self._views, self.serial, self.game(), seat, kind)
 
     def result(self) -> HandResult | None:
         return self.game().result
+
+
+def _cached_view(
+    views: dict, serial: int, game: Game, seat: int, kind: DecisionKind | None
+) -> SeatView:
+    """One :class:`SeatView` object per game state and seat (planning bots keep their plan
+    for the view object they planned it for); ``views`` keeps the current state's only."""
+    key = (serial, seat, kind)
+    view = views.get(key)
+    if view is None:
+        if views and next(iter(views))[0] != serial:
+            views.clear()
+        view = views[key] = seat_view(game, seat, kind)
+    return view
 
 
 class CoreEngine:
@@ -156,6 +171,7 @@ class CoreEngine:
         self._started = False
         self._game: tuple[int, Game] | None = None
         self._decision: tuple[int, Decision | None] | None = None
+        self._views: dict = {}
 
     def reset(self, config: RuleConfig, seed: int) -> None:
         self.config = config
@@ -199,7 +215,7 @@ class CoreEngine:
         return self._decision[1]
 
     def view(self, seat: int, kind: DecisionKind | None) -> SeatView:
-        return seat_view(self.game(), seat, kind)
+        return _cached_view(self._views, self.table.serial, self.game(), seat, kind)
 
     def result(self) -> HandResult | None:
         return self.game().result

@@ -28,18 +28,9 @@ from agents.network import PolicyNet, make_network
 from agents.play import play_hand
 from shengji_env.env import raw_env
 
+from .batch_rollout import BatchCollector, batchable
 from .config import TrainConfig
-
-BATCH_KEYS = (
-    "obs",
-    "masks",
-    "actions",
-    "logprobs",
-    "values",
-    "advice",
-    "advantages",
-    "returns",
-)
+from .trajectories import BATCH_KEYS, hand_arrays
 
 
 @dataclass
@@ -51,18 +42,6 @@ class _Hand:
     opponent: Any  # a rule-based agent, a snapshot index, or None
     baseline: list[float]  # each seat's duplicate baseline (zeros when there is none)
     samples: dict[int, list[tuple]] = field(default_factory=dict)
-
-
-def gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> np.ndarray:
-    """Generalized advantage estimates of one finished trajectory (terminal value 0)."""
-    advantages = np.zeros_like(values)
-    running = 0.0
-    for t in range(len(values) - 1, -1, -1):
-        next_value = values[t + 1] if t + 1 < len(values) else 0.0
-        delta = rewards[t] + gamma * next_value - values[t]
-        running = delta + gamma * lam * running
-        advantages[t] = running
-    return advantages
 
 
 class Collector:
@@ -183,24 +162,17 @@ class Collector:
             hand.env.step(action)
 
     def _finish(self, hand: _Hand) -> dict[str, np.ndarray]:
-        config = self.config
-        parts: dict[str, list[np.ndarray]] = {k: [] for k in BATCH_KEYS}
-        for seat in sorted(hand.samples):
-            samples = hand.samples[seat]
-            obs, masks, actions, logprobs, values, advice = (
-                np.array(column) for column in zip(*samples, strict=True)
-            )
-            rewards = np.zeros(len(samples), dtype=np.float32)
-            rewards[-1] = hand.env.rewards[hand.env.possible_agents[seat]] - hand.baseline[seat]
-            values = values.astype(np.float32)
-            advantages = gae(rewards, values, config.gamma, config.gae_lambda)
-            for key, column in zip(
-                BATCH_KEYS,
-                (obs, masks, actions, logprobs, values, advice, advantages, advantages + values),
-                strict=True,
-            ):
-                parts[key].append(column)
-        return {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}
+        rewards = {
+            seat: hand.env.rewards[hand.env.possible_agents[seat]] - hand.baseline[seat]
+            for seat in hand.samples
+        }
+        return hand_arrays(hand.samples, rewards, self.config.gamma, self.config.gae_lambda)
+
+
+def make_collector(config: TrainConfig) -> Collector | BatchCollector:
+    """The batched collector where the compiled core can play every seat (see
+    :func:`train.batch_rollout.batchable`), else the per-environment one."""
+    return BatchCollector(config) if batchable(config) else Collector(config)
 
 
 def merge(batches: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -212,7 +184,7 @@ def _worker(conn: Connection, config_data: dict[str, Any]) -> None:
     from .config import config_from_dict
 
     torch.set_num_threads(1)
-    collector = Collector(config_from_dict(config_data))
+    collector = make_collector(config_from_dict(config_data))
     while True:
         message = conn.recv()
         if message[0] == "close":
@@ -227,7 +199,7 @@ class RolloutWorkers:
 
     def __init__(self, config: TrainConfig) -> None:
         self.config = config
-        self.local = Collector(config) if config.num_workers == 0 else None
+        self.local = make_collector(config) if config.num_workers == 0 else None
         self.connections: list[Connection] = []
         self.processes: list[Any] = []
         context = multiprocessing.get_context("spawn")
@@ -305,7 +277,7 @@ class _RayCollector:
         from .config import config_from_dict
 
         torch.set_num_threads(1)
-        self.collector = Collector(config_from_dict(config_data))
+        self.collector = make_collector(config_from_dict(config_data))
 
     def collect(
         self, state: dict, snapshots: list[dict], target: int, seed: int
