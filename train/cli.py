@@ -61,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     arena.add_argument("--ray-address", default="", help="Ray cluster to join (default: local Ray)")
     bench = sub.add_parser(
-        "bench", **defaults, help="run the speed benchmarks (engine, environment)"
+        "bench", **defaults, help="run the speed benchmarks (engine, environment, batch)"
     )
     bench.add_argument("--hands", type=count(1), default=200, help="hands per measurement")
     export = sub.add_parser(
@@ -147,11 +147,15 @@ def minutes(text: str) -> float:
 
 
 def bench_command(args: argparse.Namespace) -> int:
-    """Run the engine and environment speed benchmarks (from a source checkout)."""
+    """Run the engine, environment and (with the core built) batch speed benchmarks, from a
+    source checkout."""
     import runpy
 
+    from shengji_env.core import load_core
+
     folder = Path(__file__).resolve().parent.parent / "benchmarks"
-    scripts = [folder / name for name in ("engine_speed.py", "env_speed.py")]
+    names = ["engine_speed.py", "env_speed.py"] + (["batch_speed.py"] if load_core() else [])
+    scripts = [folder / name for name in names]
     if not all(script.is_file() for script in scripts):
         Console().print(f"[red]error:[/red] no benchmarks in {folder} (they ship with the source)")
         return 2

@@ -118,10 +118,13 @@ def test_plot_labels_are_short(tmp_path):
     assert (tmp_path / "arena.png").stat().st_size > 1000
 
 
-def test_cli_bench_runs_both_benchmarks(capsys):
+def test_cli_bench_runs_the_benchmarks(capsys):
+    from shengji_env.core import load_core
+
     assert main(["bench", "--hands", "1"]) == 0
     out = capsys.readouterr().out
     assert "engine hands/s" in out and "raw_env" in out
+    assert ("64 tables" in out) == (load_core() is not None)
 
 
 def test_a_resume_with_other_options_or_seed_is_refused(tmp_path):
