@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from shengji_env.information import unseen
 from shengji_env.rules import (
     TRUMP,
     TrumpContext,
@@ -15,28 +16,19 @@ from shengji_env.rules import (
     legal_plays,
     ruff_strength,
 )
-from shengji_env.rules.cards import NUM_CARD_TYPES
 from shengji_env.rules.legal import submultisets
 from shengji_env.rules.patterns import Component, decompose
 from shengji_env.rules.trick import trick_winner
 from shengji_env.view import SeatView
 
 FOLLOW_LIMIT = 400
+__all__ = ["unseen"]  # re-exported: the bots read it from here
 
 
 def context(view: SeatView) -> TrumpContext:
     if view.ctx is None:
         raise ValueError("trump is not known before the bidding ends")
     return view.ctx
-
-
-def unseen(view: SeatView) -> Counter[int]:
-    """Cards the seat has not seen: in the other hands (or the hidden kitty)."""
-    counts = [view.config.decks] * NUM_CARD_TYPES
-    for cards in (view.hand, *view.played, view.kitty):
-        for card in cards:
-            counts[card] -= 1
-    return Counter({card: count for card, count in enumerate(counts) if count > 0})
 
 
 def others_can_beat(view: SeatView, component: Component, pool: Counter[int]) -> bool:

@@ -14,17 +14,16 @@ import random
 import time
 
 from shengji_env.actions import DecisionKind
-from shengji_env.rules import TRUMP, Game, Phase, Position, card_points, decompose
+from shengji_env.information import resample as sample_position
+from shengji_env.rules import TRUMP, Game, Phase, card_points, decompose
 from shengji_env.view import SeatView, seat_view
 
 from .greedy import GreedyAgent
 from .heuristic import HeuristicAgent
-from .knowledge import by_suit, context, cost, follow_candidates, is_attacker, unseen
+from .knowledge import by_suit, context, cost, follow_candidates, is_attacker
 from .planning import PlanningAgent
 
 MAX_CANDIDATES = 6
-SAMPLE_TRIES = 20
-KITTY = -1
 ROLLOUT_POLICIES = {"greedy": GreedyAgent, "heuristic": HeuristicAgent}
 T_THRESHOLD = 2.0  # how sure a deviation from the heuristic's choice must be
 
@@ -129,75 +128,3 @@ class SearchAgent(PlanningAgent):
         result = game.result
         assert result is not None
         return result.attacker_points if is_attacker(view) else -result.attacker_points
-
-
-def sample_position(view: SeatView, rng: random.Random) -> Game:
-    """A full position consistent with ``view``: the unseen cards dealt at random to the
-    other hands (respecting their sizes, shown voids and revealed cards) and the kitty."""
-    config = view.config
-    assert view.dealer is not None
-    pool = unseen(view)
-    hands: list[list[int]] = [[] for _ in range(4)]
-    hands[view.seat] = list(view.hand)
-    for seat in range(4):
-        if seat != view.seat:
-            hands[seat] = list(view.revealed[seat])
-            pool.subtract(view.revealed[seat])
-    sizes = [config.hand_size - len(view.played[s]) for s in range(4)]
-    cards = list((+pool).elements())
-    for attempt in range(SAMPLE_TRIES + 1):
-        dealt = _deal(cards, hands, sizes, view, rng, respect_voids=attempt < SAMPLE_TRIES)
-        if dealt is not None:
-            break
-    assert dealt is not None
-    full_hands, kitty = dealt
-    position = Position(
-        config,
-        Phase.PLAY,
-        view.seat,
-        full_hands,
-        view.level,
-        view.levels,
-        view.dealer,
-        view.bids,
-        view.cards_dealt,
-        kitty=list(view.kitty) if view.seat == view.dealer else kitty,
-        leader=view.trick_leader,
-        trick=view.trick,
-        tricks=view.tricks,
-        revealed=view.revealed,
-        attacker_trick_points=view.attacker_points,
-        penalty_points=view.penalty_points,
-    )
-    return Game.from_position(position, rng=random.Random(rng.random()))
-
-
-def _deal(
-    cards: list[int],
-    hands: list[list[int]],
-    sizes: list[int],
-    view: SeatView,
-    rng: random.Random,
-    respect_voids: bool,
-) -> tuple[list[list[int]], list[int]] | None:
-    """Deal ``cards`` into the other hands' free room and the hidden kitty (slot -1)."""
-    ctx = context(view)
-    room = {s: sizes[s] - len(hands[s]) for s in range(4) if s != view.seat}
-    room[KITTY] = len(cards) - sum(room.values())
-    result = [list(hand) for hand in hands]
-    kitty: list[int] = []
-    shuffled = list(cards)
-    rng.shuffle(shuffled)
-    for card in shuffled:
-        suit = ctx.suits[card]
-        slots = [
-            s
-            for s, free in room.items()
-            if free > 0 and (s == KITTY or not (respect_voids and view.voids[s][suit]))
-        ]
-        if not slots:
-            return None
-        slot = rng.choices(slots, [room[s] for s in slots])[0]
-        (kitty if slot == KITTY else result[slot]).append(card)
-        room[slot] -= 1
-    return result, kitty

@@ -9,18 +9,22 @@ from shengji_env import shengji_v0
 env = shengji_v0.env(decks=2)       # or shengji_v0.raw_env(...): errors instead of losses
 env.reset(seed=0)
 single = gymnasium.make("shengji_env.shengji_v0:Shengji-v0")  # one seat, random opponents
+tables = shengji_v0.vec_env(64, seed=0, decks=2)  # 64 tables stepped in one call (the core)
+moves = shengji_v0.legal_moves(env)  # whole moves: shengji_v0.play(env, moves[0])
 ```
 
 | | |
 |---|---|
-| API | PettingZoo AEC (``env``, ``raw_env``); gymnasium single-agent (``Shengji-v0``) |
+| API | PettingZoo AEC (``env``, ``raw_env``); gymnasium (``Shengji-v0``); ``vec_env`` |
+| engines | ``engine="core"`` (compiled, the default where built) or ``"python"``: the same game |
 | agents | ``player_0`` … ``player_3``; teams 0+2 and 1+3 |
 | actions | ``Discrete(55)``: card types 0–53 one copy at a time, 54 = ``COMMIT`` (pass a bid) |
 | observation | ``{"observation": float32 (1017,), "action_mask": int8 (55,)}``, seats relative |
 | mask | exact: a card iff the selection plus it is part of a legal decision |
 | rewards | at the end: levels (+3/+2/+1 kept deal; 1 + levels gained on a take-over) or points |
 | episodes | ``episode="hand"`` (one deal) or ``"match"`` (until a team passes A, ±1) |
-| options | every ``RuleConfig`` field, ``start_level="random"``, ``reward``, ``render_mode`` |
+| options | ``RuleConfig`` fields, ``start_level="random"``, ``reward``, ``render_mode``, engine |
+| whole moves | ``legal_moves``, ``move_features``, ``play``; ``information_state``, ``resample`` |
 
 An agent decides a bid, a bury, a lead or a follow card by card and keeps the turn until it
 commits (the env commits by itself when only ``COMMIT`` is left); only the acting agent's
@@ -50,7 +54,14 @@ Observation blocks (``shengji_env.encoding.OBS_LAYOUT``; counts are divided by t
 | `progress` | 1008–1012 | 5 | shares dealt, played; attackers' points, penalties; I attack |
 | `trick_winner` | 1013–1016 | 4 | one-hot: relative seat winning the current trick so far |
 
-Version history: v0 — the first version (1,017 observation columns).
+A seat that takes several card steps in a row gets them as consecutive steps of its own
+trajectory: the other agents' steps do not come between them, and the reward arrives once,
+at the end, to every agent (``env.rewards`` at the last step; PettingZoo's ``last()``
+returns it to each agent at its final turn).
+
+Version history: v0 — the first version (1,017 observation columns). Running on the
+compiled core (seventh session) changed nothing in it: the core reproduces the reference
+bit for bit.
 """
 
 from __future__ import annotations
@@ -58,6 +69,9 @@ from __future__ import annotations
 import gymnasium
 
 from .env import env, raw_env
+from .information import information_state, resample
+from .moves import legal_moves, move_features, play
+from .vector import TableBatch as vec_env
 from .wrappers import SingleAgentEnv
 
 GYMNASIUM_ID = "Shengji-v0"
@@ -65,4 +79,15 @@ GYMNASIUM_ID = "Shengji-v0"
 if GYMNASIUM_ID not in gymnasium.registry:  # registration is this module's purpose
     gymnasium.register(id=GYMNASIUM_ID, entry_point=SingleAgentEnv)
 
-__all__ = ["GYMNASIUM_ID", "SingleAgentEnv", "env", "raw_env"]
+__all__ = [
+    "GYMNASIUM_ID",
+    "SingleAgentEnv",
+    "env",
+    "information_state",
+    "legal_moves",
+    "move_features",
+    "play",
+    "raw_env",
+    "resample",
+    "vec_env",
+]

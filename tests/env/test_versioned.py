@@ -33,3 +33,16 @@ def test_gymnasium_makes_the_single_agent_env_by_its_id():
     after, reward, _, _, _ = env.step(int(np.flatnonzero(mask)[0]))
     assert after.shape == (OBS_SIZE,) and isinstance(reward, float)
     assert shengji_v0.GYMNASIUM_ID in gymnasium.registry
+
+
+def test_the_versioned_module_offers_batches_and_whole_moves():
+    from shengji_env.core import load_core
+
+    game = shengji_v0.raw_env(decks=1)
+    game.reset(seed=2)
+    moves = shengji_v0.legal_moves(game)
+    assert () in moves  # the first decision is a bid: passing is a move
+    shengji_v0.play(game, moves[0])
+    if load_core() is not None:
+        tables = shengji_v0.vec_env(2, seed=0, decks=1)
+        assert tables.reset().observations.shape == (2, OBS_SIZE)
