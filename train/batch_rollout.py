@@ -13,7 +13,6 @@ them use the per-environment collector.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,11 +20,11 @@ import numpy as np
 import torch
 
 from agents.advice import NO_ADVICE
-from agents.network import PolicyNet, make_network
 from shengji_env.core import load_core
 from shengji_env.vector import TableBatch
 
 from .config import TrainConfig
+from .league import NetworkPool
 from .trajectories import BATCH_KEYS, Sample, hand_arrays
 
 NETWORK_KINDS = frozenset({"self", "snapshot"})
@@ -57,28 +56,15 @@ class _TableHand:
     samples: dict[int, list[Sample]] = field(default_factory=dict)
 
 
-class BatchCollector:
+class BatchCollector(NetworkPool):
     """Collects learner samples from ``envs_per_worker`` tables stepped together."""
 
     def __init__(self, config: TrainConfig) -> None:
-        self.config = config
-        self.policy = make_network(config.to_dict())
-        self.snapshots: list[PolicyNet] = []
-        kinds = list(config.opponents)
-        weights = np.array([config.opponents[k] for k in kinds], dtype=float)
-        self.kinds, self.weights = kinds, weights / weights.sum()
+        super().__init__(config)
         self.options = {k: v for k, v in config.env_options.items() if k != "engine"}
 
-    def load(self, policy_state: dict, snapshot_states: Sequence[dict]) -> None:
-        self.policy.load_state_dict(policy_state)
-        while len(self.snapshots) < len(snapshot_states):
-            self.snapshots.append(make_network(self.config.to_dict()))
-        self.snapshots = self.snapshots[: len(snapshot_states)]
-        for net, state in zip(self.snapshots, snapshot_states, strict=True):
-            net.load_state_dict(state)
-
     def _new_hand(self, rng: np.random.Generator) -> _TableHand:
-        kind = self.kinds[int(rng.choice(len(self.kinds), p=self.weights))]
+        kind = self.draw_kind(rng)
         if kind == "self" or not self.snapshots:
             return _TableHand(frozenset(range(4)), None)
         team = int(rng.integers(2))

@@ -24,12 +24,13 @@ import torch
 
 from agents import HeuristicAgent, load_agent
 from agents.advice import NO_ADVICE, HeuristicAdvice
-from agents.network import PolicyNet, make_network
+from agents.network import PolicyNet
 from agents.play import play_hand
 from shengji_env.env import raw_env
 
 from .batch_rollout import BatchCollector, batchable
 from .config import TrainConfig
+from .league import NetworkPool
 from .trajectories import BATCH_KEYS, hand_arrays
 
 
@@ -44,27 +45,14 @@ class _Hand:
     samples: dict[int, list[tuple]] = field(default_factory=dict)
 
 
-class Collector:
+class Collector(NetworkPool):
     """Collects learner samples from ``envs_per_worker`` environments."""
 
     def __init__(self, config: TrainConfig) -> None:
-        self.config = config
-        self.policy = make_network(config.to_dict())
-        self.snapshots: list[PolicyNet] = []
-        kinds = list(config.opponents)
-        weights = np.array([config.opponents[k] for k in kinds], dtype=float)
-        self.kinds, self.weights = kinds, weights / weights.sum()
+        super().__init__(config)
         self.baseline_env = raw_env(**config.env_options) if config.duplicate_baseline else None
         self.baseline_bot = HeuristicAgent()
         self.advice = HeuristicAdvice() if config.advice else None
-
-    def load(self, policy_state: dict, snapshot_states: Sequence[dict]) -> None:
-        self.policy.load_state_dict(policy_state)
-        while len(self.snapshots) < len(snapshot_states):
-            self.snapshots.append(make_network(self.config.to_dict()))
-        self.snapshots = self.snapshots[: len(snapshot_states)]
-        for net, state in zip(self.snapshots, snapshot_states, strict=True):
-            net.load_state_dict(state)
 
     def _new_hand(self, env: Any, rng: np.random.Generator) -> _Hand:
         seed = int(rng.integers(2**31))
@@ -72,7 +60,7 @@ class Collector:
         baseline = [0.0] * 4
         if self.baseline_env is not None:
             baseline = play_hand(self.baseline_env, [self.baseline_bot] * 4, seed)
-        kind = self.kinds[int(rng.choice(len(self.kinds), p=self.weights))]
+        kind = self.draw_kind(rng)
         if kind == "snapshot" and not self.snapshots:
             kind = "self"
         if kind == "self":
