@@ -9,7 +9,9 @@ CORE_SOURCES := $(wildcard csrc/*.cpp csrc/*.hpp)
 CORE_STAMP := $(VENV)/.core-built
 PYBIND_INCLUDES = $(shell $(BIN)/python -c "import pybind11; print(pybind11.get_include())")
 
-.PHONY: setup core demo test test-python quick lint format bench golden clean
+RLLIB_VENV := .venv-rllib
+
+.PHONY: setup core demo test test-python test-rllib quick lint format bench golden clean
 
 setup: $(STAMP) $(CORE_STAMP)
 
@@ -36,6 +38,7 @@ demo: setup
 test: lint
 	SHENGJI_REQUIRE_CORE=1 $(BIN)/pytest -n $(JOBS) -q
 	$(MAKE) --no-print-directory test-python
+	$(MAKE) --no-print-directory test-rllib
 
 # The suite (less the slow marks) with every env on the pure-Python reference engine.
 test-python: setup
@@ -44,6 +47,13 @@ test-python: setup
 # The fast loop while working: lint and every test but the slow marks (under a minute).
 quick: lint
 	$(BIN)/pytest -n $(JOBS) -q -m "not slow"
+
+# The RLlib recipe in its own venv: RLlib 2.60 pins gymnasium 1.2.2 (the main venv has 1.4).
+test-rllib:
+	test -x $(RLLIB_VENV)/bin/python || $(PYTHON) -m venv $(RLLIB_VENV)
+	$(RLLIB_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(RLLIB_VENV)/bin/python -m pip install --quiet torch==2.13.0 -e ".[rllib,dev]"
+	$(RLLIB_VENV)/bin/pytest -q -p no:cacheprovider tests/test_rllib.py
 
 # Python: ruff. C++: clang-format, and a build with every warning an error.
 lint: setup
@@ -65,4 +75,4 @@ golden: setup
 	$(BIN)/python -m shengji_env.demo --write-golden tests/golden/hand_2decks_seed7.txt
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache build shengji_env/_core*.so
+	rm -rf $(VENV) $(RLLIB_VENV) .pytest_cache .ruff_cache build shengji_env/_core*.so
