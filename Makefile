@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# torch is pinned (==2.13.0) in the train extra: that CPU build is on this machine's disk.
-	$(BIN)/python -m pip install --quiet -e ".[train,dev,sb3,export,ray,serve]"
+	$(BIN)/python -m pip install --quiet -e ".[train,dev,sb3,export,ray,serve,torchrl]"
 	touch $(STAMP) $(CORE_STAMP)
 
 # Rebuild the core in place after editing csrc/ (what the editable install built).

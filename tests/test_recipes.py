@@ -39,3 +39,20 @@ def test_the_readme_command_of_the_recipe_runs_verbatim():
     )
     assert done.returncode == 0, done.stderr
     assert re.search(r"steps +\d+ +hands", done.stdout)
+
+
+def test_the_readme_command_of_the_torchrl_recipe_trains():
+    pytest.importorskip("torchrl")
+    (command,) = re.findall(r"^python examples/torchrl_pg\.py.*$", README, flags=re.MULTILINE)
+    done = subprocess.run(
+        [sys.executable, *shlex.split(command)[1:]],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    losses = re.findall(
+        r"iteration \d+: 400 env steps, \d+ hands ended, loss ([-+][0-9.]+)", done.stdout
+    )
+    assert len(losses) == 2 and all(math.isfinite(float(loss)) for loss in losses)
