@@ -1,0 +1,198 @@
+"""Every shell command in the README runs (in a short variant: fewer deals, steps or
+minutes, outputs in a temporary folder) and prints what the README says it does. A README
+command without an entry here fails the test, so the table keeps up with the README."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SHENGJI = [sys.executable, "-m", "train.cli"]
+
+
+def readme_commands() -> list[str]:
+    """The command lines of the README's shell blocks, comments stripped."""
+    commands = []
+    for language, body in re.findall(r"```(\w*)\n(.*?)```", README, flags=re.DOTALL):
+        if language == "python":
+            continue
+        for line in body.splitlines():
+            command = line.split("  #")[0].strip()
+            if command and not line.startswith((" ", "#")):
+                commands.append(command)
+    return commands
+
+
+@dataclass(frozen=True)
+class Short:
+    """How a README command runs here: ``run(tmp)`` returns the output to check."""
+
+    run: Callable[[Path], str] | None
+    expect: str = ""
+    why_not: str = ""  # for a command that is not run here, where it is covered instead
+
+
+def shengji(*args: str | Path, stdin: str | None = None, timeout: int = 600) -> str:
+    done = subprocess.run(
+        [*SHENGJI, *map(str, args)],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+def arena(*agents: str, extra: tuple[str, ...] = ()) -> Callable[[Path], str]:
+    def run(tmp: Path) -> str:
+        return shengji(
+            "arena", "--agents", *agents, "--deals", "2", "--jobs", "1", *extra,
+            "--out", tmp / "arena.json", "--plot", tmp / "arena.png",
+        )  # fmt: skip
+
+    return run
+
+
+QUICK_SHORT = ("total_steps=1024", "steps_per_update=512", "bc_steps=256", "num_workers=0")
+
+
+def train_quick(tmp: Path) -> str:
+    return shengji(
+        "train", "--config", "configs/quick.yaml", *QUICK_SHORT, f"run_dir={tmp}", "run_name=demo"
+    )
+
+
+def demo(tmp: Path) -> str:
+    """make demo's three steps, short: the seeded hand, a quick run, its arena."""
+    out = shengji("demo", "--seed", "7")
+    train_quick(tmp)
+    checkpoint = tmp / "demo" / "checkpoint.pt"
+    return out + arena(f"ppo:{checkpoint}", "heuristic", "greedy", "random")(tmp)
+
+
+def train_full(tmp: Path, *extra: str) -> str:
+    return shengji(
+        "train", "--config", "configs/full.yaml", "--max-minutes", "0.01", f"run_dir={tmp}", *extra
+    )
+
+
+def resume(tmp: Path, *extra: str) -> str:
+    """The committed run, copied: a resume writes into its run folder."""
+    shutil.copytree(ROOT / "checkpoints" / "full", tmp / "full")
+    return shengji(
+        "train", "--resume", tmp / "full" / "checkpoint.pt", "--max-minutes", "0.01", *extra
+    )
+
+
+def export(tmp: Path) -> str:
+    return shengji("export", "models/full-v2", "--out", tmp / "full-v2")
+
+
+def bot(tmp: Path) -> str:
+    from agents.protocol import request_for
+    from shengji_env.rules import Game, RuleConfig
+
+    export(tmp)
+    game = Game(RuleConfig(), seed=1)
+    request = json.dumps({**request_for(game, game.current_player), "id": 1})
+    return shengji("bot", "--model", tmp / "full-v2", stdin=request + "\n")
+
+
+def serve(tmp: Path) -> str:
+    export(tmp)
+    log = tmp / "serve.log"
+    with log.open("w") as output:
+        server = subprocess.Popen(
+            [*SHENGJI, "serve", "--model", str(tmp / "full-v2"), "--port", "0"],
+            cwd=ROOT,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"},
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while not (found := re.search(r"http://[\d.]+:(\d+)", log.read_text())):
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        url = f"http://127.0.0.1:{found.group(1)}/health"
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            return log.read_text() + answer.read().decode()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+COMMANDS: dict[str, Short] = {
+    "make demo": Short(demo, "Elo:"),
+    "make test": Short(None, why_not="this suite is what it runs"),
+    ".venv/bin/shengji arena --agents heuristic greedy random --deals 500 --jobs 2 --plot arena.png": Short(  # noqa: E501 — the README line
+        arena("heuristic", "greedy", "random"), "Elo:"
+    ),
+    ".venv/bin/shengji train --config configs/quick.yaml": Short(train_quick, "run folder:"),
+    ".venv/bin/shengji train --config configs/full.yaml --max-minutes 60": Short(
+        train_full, "run folder:"
+    ),
+    ".venv/bin/shengji train --resume checkpoints/full/checkpoint.pt --max-minutes 60": Short(
+        resume, "PPO from update"
+    ),
+    ".venv/bin/shengji train --resume checkpoints/full/checkpoint.pt total_steps=60000000": Short(
+        lambda tmp: resume(tmp, "total_steps=60000000"), "of 60,000,000"
+    ),
+    ".venv/bin/shengji arena --agents ppo:models/full-v4 heuristic --deals 4000 --jobs 2 --seed 2026": Short(  # noqa: E501 — the README line
+        arena("ppo:models/full-v4", "heuristic", extra=("--seed", "2026")), "Elo:"
+    ),
+    "python examples/selfplay_ppo.py --total-steps 8000 --steps-per-update 4000 --tables 32": Short(
+        None, why_not="tests/test_recipes.py runs it verbatim"
+    ),
+    "python examples/torchrl_pg.py --iterations 2 --decks 1 --steps 400": Short(
+        None, why_not="tests/test_recipes.py runs it verbatim"
+    ),
+    "python examples/rllib_ppo.py --iterations 2 --decks 1 --batch 400": Short(
+        None, why_not="tests/test_rllib.py runs it verbatim in make test-rllib's venv"
+    ),
+    "ray start --head --port=6379": Short(None, why_not="starts a cluster's head node"),
+    "ray start --address=HEAD_IP:6379": Short(None, why_not="joins a cluster"),
+    ".venv/bin/shengji train --config configs/full.yaml backend=ray ray_address=auto num_workers=32": Short(  # noqa: E501 — the README line
+        lambda tmp: train_full(tmp, "backend=ray", "num_workers=1"), "run folder:"
+    ),
+    ".venv/bin/shengji arena --agents heuristic greedy --deals 2000 --backend ray --ray-address auto": Short(  # noqa: E501 — the README line
+        arena("heuristic", "greedy", extra=("--backend", "ray")), "Elo:"
+    ),
+    ".venv/bin/shengji export models/full-v2 --out exports/full-v2": Short(export, "exported:"),
+    ".venv/bin/shengji bot --model exports/full-v2": Short(bot, '"cards"'),
+    ".venv/bin/shengji serve --model exports/full-v2 --port 8765": Short(serve, "serving on"),
+    ".venv/bin/shengji play --opponents ppo:models/full-v2": Short(
+        None, why_not="interactive: tests/agents/test_human.py plays it through its input"
+    ),
+}
+
+
+def test_every_readme_command_has_an_entry():
+    assert set(readme_commands()) == set(COMMANDS)
+
+
+RUNNABLE = [command for command, short in COMMANDS.items() if short.run is not None]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", RUNNABLE, ids=[f"cmd{i}" for i in range(len(RUNNABLE))])
+def test_a_readme_command_runs_and_prints_what_it_says(command, tmp_path):
+    short = COMMANDS[command]
+    assert short.run is not None
+    output = short.run(tmp_path)
+    assert short.expect in output, output[-2000:]
