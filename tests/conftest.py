@@ -42,11 +42,19 @@ def pytest_terminal_summary(terminalreporter) -> None:
     counts: dict[str, int] = {}
     for report in terminalreporter.stats.get("passed", []):
         for name, value in getattr(report, "user_properties", []):
-            if name.startswith(("fuzz_", "differential_")):
+            if name.startswith(("fuzz_", "differential_")) or name.endswith("_states"):
                 counts[name] = counts.get(name, 0) + int(value)
     for name, count in sorted(counts.items()):
         if name.startswith("fuzz_"):
             terminalreporter.write_line(f"fuzz {name[5:]}: {count:,} inputs, 0 crashes")
+    for name, what in (
+        ("whole_move_states", "whole-move states"),
+        ("resampled_states", "resampled states"),
+    ):
+        if name in counts:
+            terminalreporter.write_line(
+                f"{what} checked against the card-by-card env: {counts[name]:,}"
+            )
     if "differential_hands" in counts:
         terminalreporter.write_line(
             f"core vs reference: {counts['differential_hands']:,} episodes, "

@@ -53,7 +53,7 @@ def decision_starts(seed: int, hands: int, **options):
 @pytest.mark.parametrize("decks", [1, 2, 3])
 def test_whole_moves_are_the_card_by_card_legal_set(record_property, decks):
     compared = 0
-    for env in decision_starts(40 + decks, hands=6 if decks < 3 else 3, decks=decks):
+    for env in decision_starts(40 + decks, hands=16 if decks < 3 else 8, decks=decks):
         decision = env.decision
         if decision.kind is DecisionKind.BURY:
             with pytest.raises(ValueError, match="the bury is not listed"):
@@ -72,7 +72,7 @@ def test_whole_moves_are_the_card_by_card_legal_set(record_property, decks):
         assert features.shape == (len(moves), MOVE_FEATURES) and features.dtype == np.float32
         compared += 1
     record_property("whole_move_states", compared)
-    assert compared > 300
+    assert compared > 700
 
 
 def test_play_enters_a_whole_move_and_refuses_an_illegal_one():
