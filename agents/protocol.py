@@ -28,8 +28,8 @@ import functools
 from collections import Counter
 from typing import Any
 
-from shengji_env.actions import COMMIT, Decision
-from shengji_env.encoding import ObservationEncoder
+from shengji_env.actions import COMMIT
+from shengji_env.engines import SELECTED, make_engine
 from shengji_env.rules import (
     Bid,
     Game,
@@ -293,23 +293,24 @@ def decide(request: Any, agent: Any, config: RuleConfig) -> dict[str, Any]:
 
 
 def _choose(game: Game, agent: Any) -> list[int]:
-    decision = Decision(game)
-    encoder = ObservationEncoder(game.config)
-    view = seat_view(game, decision.seat, decision.kind)
+    """The agent's whole decision at ``game``, card by card on an engine (the compiled core
+    where it is built): its masks and observations, the view from the reference game."""
+    engine = make_engine(game.config)
+    engine.start(game)
+    seat = game.current_player
+    view = seat_view(game, seat, engine.kind())
+    chosen: list[int] = []
     for _ in range(MAX_STEPS):
-        observation = {
-            "observation": encoder.encode(game, decision.seat, decision),
-            "action_mask": decision.mask,
-        }
-        action = int(agent.act(observation, {"view": view, "selection": tuple(decision.selection)}))
-        if not decision.allows(action):
-            raise RequestError(f"the agent chose an illegal action: {decision.why_illegal(action)}")
+        observation = {"observation": engine.observation(seat), "action_mask": engine.mask_of(seat)}
+        action = int(agent.act(observation, {"view": view, "selection": tuple(chosen)}))
+        if not engine.allows(action):
+            raise RequestError(f"the agent chose an illegal action: {engine.why_illegal(action)}")
         if action == COMMIT:
             break
-        decision.add(action)
-        if decision.only_commit:
+        chosen.append(action)
+        if engine.step(action) != SELECTED:  # the decision completed itself
             break
-    return list(decision.selection)
+    return chosen
 
 
 def request_for(game: Game, seat: int) -> dict[str, Any]:

@@ -198,7 +198,8 @@ void Game::finish_bidding() {
   }
   ctx = make_trump(rules, level, has_bid ? bid.trump_suit : kNoSuit);
   has_ctx = true;
-  kitty.assign(deck.begin() + dealt, deck.end());
+  kitty.clear();  // a position without its deck (a protocol request) has no kitty to show
+  if (dealt < static_cast<int>(deck.size())) kitty.assign(deck.begin() + dealt, deck.end());
   for (int card : kitty) add_card(dealer, card);
   phase = Phase::kBury;
   current_player = dealer;

@@ -15,7 +15,7 @@ from typing import Protocol
 import numpy as np
 
 from .actions import COMMIT, NUM_ACTIONS, Decision, DecisionKind
-from .core import require_core, rule_arguments, to_game
+from .core import default_engine, require_core, rule_arguments, state_of, to_game
 from .encoding import ObservationEncoder
 from .rules import Game, HandResult, Phase, RuleConfig
 from .view import SeatView, seat_view
@@ -30,6 +30,7 @@ class Engine(Protocol):
     name: str
 
     def reset(self, config: RuleConfig, seed: int) -> None: ...
+    def start(self, game: Game) -> None: ...  # carry on from ``game`` (not changed)
     def stamp(self) -> int: ...  # changes at every reset and accepted action
     def step(self, action: int) -> int: ...
     def seat(self) -> int: ...
@@ -67,6 +68,14 @@ class PythonEngine:
         self.serial += 1
         self.steps += 1
         self._decision = Decision(self._game)
+
+    def start(self, game: Game) -> None:
+        self._game = game.clone()
+        self.encoder = ObservationEncoder(game.config)
+        self.serial += 1
+        self.steps += 1
+        live = game.phase in (Phase.BID, Phase.BURY, Phase.PLAY)
+        self._decision = Decision(self._game) if live else None
 
     def stamp(self) -> int:
         return self.steps
@@ -178,6 +187,11 @@ class CoreEngine:
         self.table.reset(seed, config.start_level_index)
         self._started = True
 
+    def start(self, game: Game) -> None:
+        self.config = game.config
+        self.table.load(state_of(game))
+        self._started = True
+
     def why_illegal(self, action: int) -> str:
         return "the episode is over" if self.table.over else self.table.why_illegal(action)
 
@@ -219,3 +233,14 @@ class CoreEngine:
 
     def result(self) -> HandResult | None:
         return self.game().result
+
+
+def make_engine(
+    config: RuleConfig, engine: str | None = None, match: bool = False, points: bool = False
+) -> Engine:
+    """An engine for ``config``: ``engine`` ``"core"`` or ``"python"``, default
+    :func:`~shengji_env.core.default_engine`."""
+    name = engine or default_engine()
+    if name == "core":
+        return CoreEngine(config, match, points)
+    return PythonEngine(config, match)

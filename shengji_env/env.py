@@ -25,7 +25,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from .actions import NUM_ACTIONS, Decision
 from .core import ENGINES, default_engine
 from .encoding import OBS_SIZE
-from .engines import COMMITTED, OVER, SELECTED, CoreEngine, Engine, PythonEngine
+from .engines import COMMITTED, OVER, SELECTED, Engine, make_engine
 from .info import LazyInfo
 from .render import render_text
 from .rules import Game, HandResult, IllegalMoveError, RuleConfig, team_of
@@ -126,11 +126,8 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
         self._action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
-        match = self.episode == "match"
-        self.engine: Engine = (
-            CoreEngine(self.config, match, self.reward_kind == "points")
-            if self.engine_name == "core"
-            else PythonEngine(self.config, match)
+        self.engine: Engine = make_engine(
+            self.config, self.engine_name, self.episode == "match", self.reward_kind == "points"
         )
         self._np_random: np.random.Generator | None = None
 
