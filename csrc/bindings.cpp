@@ -138,9 +138,13 @@ void check_range(int value, int low, int high, const char* name) {
   }
 }
 
+void check_cards(const Cards& cards, const char* name) {
+  for (int card : cards) check_range(card, 0, kCardTypes - 1, name);
+}
+
 Cards checked_cards(const py::handle& value, const char* name) {
   Cards cards = value.cast<Cards>();
-  for (int card : cards) check_range(card, 0, kCardTypes - 1, name);
+  check_cards(cards, name);
   return cards;
 }
 
@@ -186,7 +190,7 @@ void load_game(Game& g, const py::dict& d) {
   g.bids.clear();
   for (auto item : d["bids"]) {
     g.bids.push_back(bid_from(item));
-    checked_cards(py::cast(g.bids.back().cards), "bids");
+    check_cards(g.bids.back().cards, "bids");
     check_range(g.bids.back().seat, 0, 3, "a bid's seat");
     check_range(g.bids.back().trump_suit, -1, 3, "a bid's trump");
   }
@@ -217,14 +221,14 @@ void load_game(Game& g, const py::dict& d) {
     g.tricks.push_back(std::move(record));
   }
   g.played = d["played"].cast<std::array<Cards, 4>>();
-  for (const Cards& cards : g.played) checked_cards(py::cast(cards), "played");
+  for (const Cards& cards : g.played) check_cards(cards, "played");
   auto voids = d["voids"].cast<std::vector<std::vector<bool>>>();
   for (int seat = 0; seat < 4; ++seat) {
     for (int suit = 0; suit < kEffectiveSuits; ++suit)
       g.voids[seat][suit] = voids.at(seat).at(suit);
   }
   g.revealed = d["revealed"].cast<std::array<Cards, 4>>();
-  for (const Cards& cards : g.revealed) checked_cards(py::cast(cards), "revealed");
+  for (const Cards& cards : g.revealed) check_cards(cards, "revealed");
   g.attacker_trick_points = d["attacker_trick_points"].cast<int>();
   g.penalty_points = d["penalty_points"].cast<int>();
   g.has_result = !d["result"].is_none();

@@ -31,8 +31,7 @@ std::string card_name(int card) {
 }  // namespace
 
 Decision::Decision(const Game& game) : seat(game.current_player), kind(kind_of(game)) {
-  hand_ = game.hands[seat];
-  remaining_ = hand_;
+  remaining_ = game.hands[seat];
   if (kind == Kind::kBid) {
     for (const Cards& bid : game.legal_bids(seat)) {
       Counts counts{};
@@ -56,8 +55,8 @@ void Decision::setup_follow(const Game& game) {
   bool has_units = false;
   for (int card = 0; card < kCardTypes; ++card) {
     if (ctx.suit[card] != suit_) continue;
-    in_suit += hand_[card];
-    has_units = has_units || hand_[card] >= 2;
+    in_suit += remaining_[card];  // nothing is selected yet: the whole hand
+    has_units = has_units || remaining_[card] >= 2;
   }
   off_suit_room_ = std::max(0, size_ - in_suit);
   if (in_suit <= size_) return;
@@ -68,7 +67,7 @@ void Decision::setup_follow(const Game& game) {
     free_follow_ = false;
     shape_ = std::move(shape);
     for (int card = 0; card < kCardTypes; ++card) {
-      if (ctx.suit[card] == suit_) in_suit_[card] = hand_[card];
+      if (ctx.suit[card] == suit_) in_suit_[card] = remaining_[card];
     }
   }
 }

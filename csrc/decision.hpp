@@ -41,7 +41,6 @@ class Decision {
   void follow_mask(const Game& game);
   void shaped_follow_mask(const Game& game);
 
-  Counts hand_{};
   Counts remaining_{};
   Counts chosen_{};
   int size_ = 0;

@@ -115,16 +115,11 @@ void Game::next_hand() {
 }
 
 std::vector<Cards> Game::legal_bids(int seat) const {
-  Counts shown{};
-  bool any = false;
-  for (int card = 0; card < kCardTypes; ++card) {
-    if (hands[seat][card] && is_bid_type(card, level)) {
-      shown[card] = hands[seat][card];
-      any = true;
-    }
-  }
-  if (!any) return {};
-  return shengji::legal_bids(shown, level, rules.decks, has_bid ? bid.strength : 0);
+  return shengji::legal_bids(hands[seat], level, rules.decks, has_bid ? bid.strength : 0);
+}
+
+bool Game::can_bid(int seat) const {
+  return has_legal_bid(hands[seat], level, rules.decks, has_bid ? bid.strength : 0);
 }
 
 void Game::step(const Cards& cards, bool trusted) {
@@ -170,7 +165,7 @@ void Game::continue_bidding() {
     const int seat = (deal_start + dealt) % 4;
     add_card(seat, deck[dealt]);
     ++dealt;
-    if (!legal_bids(seat).empty()) {
+    if (can_bid(seat)) {
       current_player = seat;
       return;
     }
@@ -183,7 +178,7 @@ void Game::continue_bidding() {
   while (!final_round.empty()) {
     const int seat = final_round.front();
     final_round.erase(final_round.begin());
-    if (!legal_bids(seat).empty()) {
+    if (can_bid(seat)) {
       current_player = seat;
       return;
     }

@@ -61,6 +61,7 @@ class Game {
 
   // Declarations `seat` may make now (strictly stronger than the standing one).
   std::vector<Cards> legal_bids(int seat) const;
+  bool can_bid(int seat) const;  // legal_bids(seat) is not empty
   int attackers() const { return 1 - team_of(dealer); }
 
   // The state, declared once (the reference's Game fields, hands as counts).

@@ -640,21 +640,44 @@ int bid_trump(const Cards& cards) {
   return cards[0] >= kSmallJoker ? kNoSuit : printed_suit(cards[0]);
 }
 
-std::vector<Cards> legal_bids(const Counts& hand, int level, int decks, int floor) {
-  std::vector<std::pair<int, Cards>> shown;
+namespace {
+
+// Calls `visit(strength, cards)` for every declaration `hand` could show above `floor`
+// (it reads only the level cards and jokers of `hand`),
+// in the order of candidate_bids (rules/bidding.py); stops when it returns true.
+template <typename Visit>
+void for_each_bid(const Counts& hand, int level, int decks, int floor, Visit visit) {
   auto offer = [&](const Cards& cards) {
     const int strength = bid_strength(cards, level, decks);
-    if (strength > floor) shown.emplace_back(strength, cards);
+    return strength > floor && visit(strength, cards);
   };
   for (int card : {make_card(level, 0), make_card(level, 1), make_card(level, 2),
                    make_card(level, 3), kSmallJoker, kBigJoker}) {
-    for (int copies = 1; copies <= hand[card]; ++copies) offer(Cards(copies, card));
+    for (int copies = 1; copies <= hand[card]; ++copies) {
+      if (offer(Cards(copies, card))) return;
+    }
   }
   if (hand[kSmallJoker] && hand[kBigJoker]) offer({kSmallJoker, kBigJoker});
+}
+
+}  // namespace
+
+std::vector<Cards> legal_bids(const Counts& hand, int level, int decks, int floor) {
+  std::vector<std::pair<int, Cards>> shown;
+  for_each_bid(hand, level, decks, floor, [&](int strength, const Cards& cards) {
+    shown.emplace_back(strength, cards);
+    return false;
+  });
   std::sort(shown.begin(), shown.end());
   std::vector<Cards> bids;
   for (auto& entry : shown) bids.push_back(std::move(entry.second));
   return bids;
+}
+
+bool has_legal_bid(const Counts& hand, int level, int decks, int floor) {
+  bool found = false;
+  for_each_bid(hand, level, decks, floor, [&](int, const Cards&) { return found = true; });
+  return found;
 }
 
 // --- scoring --------------------------------------------------------------------------------

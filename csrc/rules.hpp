@@ -107,6 +107,7 @@ int trick_winner(const std::vector<Cards>& plays, const Trump& ctx);
 int bid_strength(const Cards& cards, int level, int decks);  // 0: no declaration
 int bid_trump(const Cards& cards);
 std::vector<Cards> legal_bids(const Counts& hand, int level, int decks, int floor);
+bool has_legal_bid(const Counts& hand, int level, int decks, int floor);  // legal_bids non-empty
 bool is_bid_type(int card, int level);
 
 // Scoring (rules/scoring.py).

@@ -71,10 +71,6 @@ def rule_arguments(config: RuleConfig) -> dict[str, Any]:
     }
 
 
-def _result(fields: tuple) -> HandResult:
-    return HandResult(*fields)
-
-
 def _result_fields(result: HandResult) -> tuple:
     return (
         result.dealer,
@@ -102,7 +98,7 @@ def to_game(state: dict[str, Any], config: RuleConfig) -> Game:
     game.levels = list(state["levels"])
     game.hand_number = state["hand_number"]
     game.match_winner = state["match_winner"]
-    game.results = [_result(fields) for fields in state["results"]]
+    game.results = [HandResult(*fields) for fields in state["results"]]
     game.deck = list(state["deck"])
     game.dealer = state["dealer"]
     game.level = state["level"]
@@ -125,7 +121,7 @@ def to_game(state: dict[str, Any], config: RuleConfig) -> Game:
     game.revealed = [list(cards) for cards in state["revealed"]]
     game.attacker_trick_points = state["attacker_trick_points"]
     game.penalty_points = state["penalty_points"]
-    game.result = None if state["result"] is None else _result(state["result"])
+    game.result = None if state["result"] is None else HandResult(*state["result"])
     game.phase = PHASES[state["phase"]]
     game.current_player = state["current_player"]
     return game

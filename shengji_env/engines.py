@@ -55,7 +55,7 @@ class PythonEngine:
 
     def __init__(self, config: RuleConfig, match: bool) -> None:
         self.match = match
-        self.encoder = ObservationEncoder(config)
+        self.encoder = ObservationEncoder(config)  # remade for each game
         self._game: Game | None = None
         self._decision: Decision | None = None
         self.serial = 0  # bumped at every reset and commit: the game changed
@@ -63,19 +63,18 @@ class PythonEngine:
         self._views: dict = {}
 
     def reset(self, config: RuleConfig, seed: int) -> None:
-        self._game = Game(config, seed=seed)
-        self.encoder.reset()
-        self.serial += 1
-        self.steps += 1
-        self._decision = Decision(self._game)
+        self._begin(Game(config, seed=seed))
 
     def start(self, game: Game) -> None:
-        self._game = game.clone()
+        self._begin(game.clone())
+
+    def _begin(self, game: Game) -> None:
+        self._game = game
         self.encoder = ObservationEncoder(game.config)
         self.serial += 1
         self.steps += 1
         live = game.phase in (Phase.BID, Phase.BURY, Phase.PLAY)
-        self._decision = Decision(self._game) if live else None
+        self._decision = Decision(game) if live else None
 
     def stamp(self) -> int:
         return self.steps

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .actions import COMMIT, Decision, DecisionKind
-from .rules import IllegalMoveError, decompose, legal_plays
+from .rules import IllegalMoveError, Phase, decompose, legal_plays
 from .rules.cards import NUM_CARD_TYPES, POINTS
 
 MOVE_LIMIT = 10_000
@@ -49,7 +49,7 @@ def move_features(env: Any, moves: list[tuple[int, ...]]) -> np.ndarray:
     game = env.game
     config = game.config
     features = np.zeros((len(moves), MOVE_FEATURES), np.float32)
-    leading = game.phase.value == "play" and not game.trick
+    leading = game.phase is Phase.PLAY and not game.trick
     for row, move in enumerate(moves):
         for card in move:
             features[row, card] += 1.0 / config.decks

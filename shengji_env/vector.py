@@ -19,10 +19,8 @@ import numpy as np
 from .actions import NUM_ACTIONS
 from .core import require_core, rule_arguments
 from .encoding import OBS_SIZE
+from .env import EPISODES, REWARDS
 from .rules import IllegalMoveError, RuleConfig
-
-EPISODES = ("hand", "match")
-REWARDS = ("levels", "points")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+from .readme import README, ROOT
+
 SHENGJI = [sys.executable, "-m", "train.cli"]
 
 

@@ -41,8 +41,6 @@ def batchable(config: TrainConfig) -> bool:
         and not config.advice
         and not config.duplicate_baseline
         and options.get("start_level") != "random"
-        and options.get("engine", "core") == "core"
-        and "render_mode" not in options
     )
 
 
@@ -61,7 +59,7 @@ class BatchCollector(NetworkPool):
 
     def __init__(self, config: TrainConfig) -> None:
         super().__init__(config)
-        self.options = {k: v for k, v in config.env_options.items() if k != "engine"}
+        self.options = config.env_options
 
     def _new_hand(self, rng: np.random.Generator) -> _TableHand:
         kind = self.draw_kind(rng)
