@@ -11,7 +11,7 @@ PYBIND_INCLUDES = $(shell $(BIN)/python -c "import pybind11; print(pybind11.get_
 
 RLLIB_VENV := .venv-rllib
 
-.PHONY: setup core demo test test-python test-rllib quick lint format bench golden clean
+.PHONY: setup core demo test test-python test-rllib quick lint format bench golden clean browser
 
 setup: $(STAMP) $(CORE_STAMP)
 
@@ -35,10 +35,15 @@ demo: setup
 	$(BIN)/shengji arena --agents ppo:runs/demo/checkpoint.pt heuristic greedy random \
 		--deals 100 --jobs $(JOBS) --out runs/demo/arena.json --plot runs/demo/arena.png
 
-test: lint
-	SHENGJI_REQUIRE_CORE=1 $(BIN)/pytest -n $(JOBS) -q
+test: lint browser
+	SHENGJI_REQUIRE_CORE=1 SHENGJI_REQUIRE_BROWSER=1 $(BIN)/pytest -n $(JOBS) -q
 	$(MAKE) --no-print-directory test-python
 	$(MAKE) --no-print-directory test-rllib
+
+# The browser tests drive Debian's Chromium through Playwright (no browser download).
+browser:
+	command -v chromium >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
 # The suite (less the slow marks) with every env on the pure-Python reference engine.
 test-python: setup

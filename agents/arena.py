@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from shengji_env.env import raw_env
+from shengji_env.replay import HandRecorder, write_replay
 
 from .base import Agent
 from .play import play_hand
@@ -90,20 +91,50 @@ def _seat_agent(entrant: Entrant, seed: int) -> Agent:
     return load_agent(entrant, seed=seed) if isinstance(entrant, str) else entrant.make(seed)
 
 
-def play_deal(a: Entrant, b: Entrant, deal: int, seed: int, options: dict[str, Any]) -> DealRecord:
-    """Both hands of a duplicate deal: A in seats 0/2, then in seats 1/3, same cards."""
+def play_deal(
+    a: Entrant,
+    b: Entrant,
+    deal: int,
+    seed: int,
+    options: dict[str, Any],
+    replays: list[list[dict[str, Any]]] | None = None,
+) -> DealRecord:
+    """Both hands of a duplicate deal: A in seats 0/2, then in seats 1/3, same cards.
+    With ``replays`` (a list), each hand's replay events are appended to it."""
     outcomes = []
     for a_seats in (0, 1):
         env = raw_env(**options)
         seated = [a if seat % 2 == a_seats else b for seat in range(4)]
         agents = [_seat_agent(entrant, seed * 4 + seat) for seat, entrant in enumerate(seated)]
-        rewards = play_hand(env, agents, seed)
+        names = [entrant_name(entrant) for entrant in seated]
+        recorder = None if replays is None else _LazyRecorder(env, names)
+        rewards = play_hand(env, agents, seed, None if recorder is None else recorder.hook)
+        if recorder is not None and replays is not None:
+            replays.append(recorder.events())
         result = env.game.result
         attackers = 1 - result.dealer % 2
         outcomes.append(
             HandOutcome(a_seats, rewards[a_seats], attackers == a_seats, result.attacker_points)
         )
     return DealRecord(entrant_name(a), entrant_name(b), deal, seed, (outcomes[0], outcomes[1]))
+
+
+class _LazyRecorder:
+    """A :class:`HandRecorder` made at the hand's first decision (after the reset)."""
+
+    def __init__(self, env: Any, names: list[str]) -> None:
+        self.env, self.names = env, names
+        self.recorder: HandRecorder | None = None
+
+    def hook(self, seat: int, observation: Any, info: Any, action: int) -> None:
+        if self.recorder is None:
+            self.recorder = HandRecorder(self.env.game, self.names)
+        self.recorder.step(action)
+
+    def events(self) -> list[dict[str, Any]]:
+        if self.recorder is None or not self.recorder.finished:
+            raise RuntimeError("the hand was not recorded to its end")
+        return self.recorder.events
 
 
 def deal_seed(base_seed: int, deal: int) -> int:
@@ -251,12 +282,19 @@ class ArenaResult:
         }
 
 
-Task = tuple[Entrant, Entrant, int, int, dict[str, Any]]
+Task = tuple[Entrant, Entrant, int, int, dict[str, Any], bool]
 
 
 def _play_task(task: Task) -> dict[str, Any]:
-    a, b, deal, seed, options = task
-    return play_deal(a, b, deal, seed, options).to_json()
+    a, b, deal, seed, options, record = task
+    replays: list[list[dict[str, Any]]] | None = [] if record else None
+    data = play_deal(a, b, deal, seed, options, replays).to_json()
+    if replays is not None:
+        data[REPLAYS] = replays
+    return data
+
+
+REPLAYS = "replays"  # a task's result: the deal's record, and with it its hands' replays
 
 
 HEADER = "arena"  # the first line of a records file: {"arena": {"options": …, "seed": …}}
@@ -340,6 +378,7 @@ def run_arena(
     on_record: Callable[[DealRecord], None] | None = None,
     backend: str = "local",
     ray_address: str = "",
+    replay_path: Path | None = None,
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals for every pair of ``agents`` (a round robin): agent
     specs, or :class:`Player` objects (in this process only).
@@ -348,6 +387,8 @@ def run_arena(
     ``resume`` the deals already there are kept and not played again. A
     ``KeyboardInterrupt`` stops the run; what finished is kept in the file and returned.
     ``backend="ray"`` fans the deals out to Ray tasks (``ray_address``: a cluster to join).
+    ``replay_path``: every hand played is appended there as replay events
+    (:mod:`shengji_env.replay`), as its deal finishes.
     """
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be local or ray, got {backend!r}")
@@ -363,6 +404,8 @@ def run_arena(
             raise ValueError(f"{entrant.name} is an agent in memory: it plays with jobs=1, local")
     options = dict(options or {})
     result = ArenaResult(names, deals, options, seed)
+    if replay_path is not None and not resume:
+        replay_path.write_text("", encoding="utf-8")
     with locked(records_path):
         done: set[tuple[str, str, int]] = set()
         if records_path is not None:
@@ -372,25 +415,24 @@ def run_arena(
                     result.records.append(record)
                     done.add((record.a, record.b, record.deal))
         tasks = [
-            (a, b, deal, deal_seed(seed, deal), options)
+            (a, b, deal, deal_seed(seed, deal), options, replay_path is not None)
             for deal in range(deals)
             for a, b in itertools.combinations(agents, 2)
             if (entrant_name(a), entrant_name(b), deal) not in done
         ]
-        _play_tasks(result, tasks, records_path, on_record, jobs, backend, ray_address)
+        keep = _keeper(result, records_path, on_record, replay_path)
+        _play_tasks(result, tasks, keep, jobs, backend, ray_address)
     return result
 
 
 def _play_tasks(
     result: ArenaResult,
     tasks: list[Task],
-    records_path: Path | None,
-    on_record: Callable[[DealRecord], None] | None,
+    keep: Callable[[dict[str, Any]], None],
     jobs: int,
     backend: str,
     ray_address: str,
 ) -> None:
-    keep = _keeper(result, records_path, on_record)
     try:
         if backend == "ray":
             _run_ray_tasks(tasks, ray_address, keep)
@@ -401,9 +443,15 @@ def _play_tasks(
 
 
 def _keeper(
-    result: ArenaResult, records_path: Path | None, on_record: Callable[[DealRecord], None] | None
+    result: ArenaResult,
+    records_path: Path | None,
+    on_record: Callable[[DealRecord], None] | None,
+    replay_path: Path | None = None,
 ) -> Callable[[dict[str, Any]], None]:
     def keep(data: dict[str, Any]) -> None:
+        replays = data.pop(REPLAYS, None)
+        if replay_path is not None and replays is not None:
+            write_replay(replay_path, replays, append=True)
         record = DealRecord.from_json(data)
         result.records.append(record)
         if records_path is not None:

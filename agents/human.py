@@ -1,4 +1,5 @@
-"""A person at the table: ``shengji play`` reads decisions typed as cards (``10H 10H``,
+"""A person at the table: ``shengji play`` shows the person their own seat's view only
+(:func:`shengji_env.render.render_seat`), reads decisions typed as cards (``10H 10H``,
 ``pass``) and checks them against the exact mask before anything is played."""
 
 from __future__ import annotations
@@ -7,7 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 from shengji_env.actions import COMMIT, Decision, DecisionKind
+from shengji_env.render import render_seat
 from shengji_env.rules import parse_cards
+from shengji_env.view import seat_view
 
 PROMPTS = {
     DecisionKind.BID: "declare (cards) or 'pass'",
@@ -45,8 +48,10 @@ def play_game(
     bots: dict[str, Any],
     ask: Callable[[str], str],
     say: Callable[[str], None],
+    on_action: Callable[[int], None] | None = None,
 ) -> Any:
-    """Play one episode of ``env`` (already reset) with a person in seat ``human``."""
+    """Play one episode of ``env`` (already reset) with a person in seat ``human``;
+    ``on_action`` sees every action before it is taken (a replay recorder)."""
     pending: list[int] = []
     for agent in env.agent_iter():
         observation, _, terminated, truncated, info = env.last()
@@ -54,11 +59,14 @@ def play_game(
             env.step(None)
             continue
         if agent != human:
-            env.step(bots[agent].act(observation, info))
+            action = bots[agent].act(observation, info)
+            if on_action is not None:
+                on_action(action)
+            env.step(action)
             continue
         while not pending:
             decision = env.decision
-            say(env.render())
+            say(render_seat(info["view"], decision.selection))
             prompt = PROMPTS[decision.kind].format(
                 kitty=env.game.config.kitty_size,
                 size=len(env.game.trick[0]) if env.game.trick else 0,
@@ -67,7 +75,10 @@ def play_game(
                 pending = typed_actions(ask(f"{human}, {prompt}: "), decision)
             except ValueError as error:
                 say(f"not possible: {error}")
-        env.step(pending.pop(0))
+        action = pending.pop(0)
+        if on_action is not None:
+            on_action(action)
+        env.step(action)
     result = env.game.result
-    say(env.render())
+    say(render_seat(seat_view(env.game, env.possible_agents.index(human)), result=result))
     return result

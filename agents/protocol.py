@@ -281,7 +281,7 @@ def decide(request: Any, agent: Any, config: RuleConfig) -> dict[str, Any]:
         if requested != config:
             raise RequestError(f"this bot plays {config.to_dict()}, not {requested.to_dict()}")
         game = build_game(request, config)
-        cards = _choose(game, agent)
+        cards = choose_cards(game, agent)
     except (RequestError, IllegalMoveError, ValueError) as error:
         return {"id": ident, "error": str(error)}
     except Exception as error:  # a server keeps serving whatever one request holds
@@ -292,7 +292,7 @@ def decide(request: Any, agent: Any, config: RuleConfig) -> dict[str, Any]:
     return {"id": ident, "cards": format_cards(cards).split() if cards else []}
 
 
-def _choose(game: Game, agent: Any) -> list[int]:
+def choose_cards(game: Game, agent: Any) -> list[int]:
     """The agent's whole decision at ``game``, card by card on an engine (the compiled core
     where it is built): its masks and observations, the view from the reference game."""
     engine = make_engine(game.config)

@@ -1,9 +1,10 @@
 """The layers import downward only and nothing imports in a circle.
 
 Layers, low to high: the rules engine (``shengji_env.rules``), the environment (the rest of
-``shengji_env``), the bots and policies (``agents``), training and the command line
-(``train``). Every import statement counts, function-local and ``TYPE_CHECKING`` ones
-included: a circle held together by a late import is still a circle.
+``shengji_env``), the bots and policies (``agents``), the front ends (``frontends``),
+training and the command line (``train``). Every import statement counts, function-local
+and ``TYPE_CHECKING`` ones included: a circle held together by a late import is still a
+circle.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("shengji_env", "agents", "train")
+PACKAGES = ("shengji_env", "agents", "frontends", "train")
 
 
 def layer(module: str) -> int:
     if module == "shengji_env.rules" or module.startswith("shengji_env.rules."):
         return 0
-    return {"shengji_env": 1, "agents": 2, "train": 3}[module.split(".")[0]]
+    return {"shengji_env": 1, "agents": 2, "frontends": 3, "train": 4}[module.split(".")[0]]
 
 
 def module_files() -> dict[str, Path]:

@@ -21,6 +21,7 @@ import pytest
 from .readme import README, ROOT
 
 SHENGJI = [sys.executable, "-m", "train.cli"]
+BOTZONE_KEEP = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 
 def readme_commands() -> list[str]:
@@ -137,6 +138,73 @@ def serve(tmp: Path) -> str:
         server.wait(timeout=30)
 
 
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def web(*extra: str) -> Callable[[Path], str]:
+    """Start ``shengji web`` with a free port, read the page and its state, stop it."""
+
+    def run(tmp: Path) -> str:
+        port = free_port()
+        log = tmp / "web.log"
+        with log.open("w") as output:
+            server = subprocess.Popen(
+                [*SHENGJI, "web", *extra, "--port", str(port), "--seed", "1"],
+                cwd=ROOT,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"},
+            )
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                try:
+                    base = f"http://127.0.0.1:{port}"
+                    with urllib.request.urlopen(base + "/api/state", timeout=30) as answer:
+                        state = answer.read().decode()
+                    with urllib.request.urlopen(base + "/", timeout=30) as answer:
+                        return log.read_text() + state + answer.read().decode()
+                except OSError:
+                    assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+                    time.sleep(0.3)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+    return run
+
+
+def replays(tmp: Path) -> str:
+    return shengji(
+        "arena",
+        "--agents",
+        "heuristic",
+        "greedy",
+        "--deals",
+        "2",
+        "--replays",
+        tmp / "hands.jsonl",
+        "--out",
+        tmp / "arena.json",
+    )
+
+
+def replay_show(tmp: Path) -> str:
+    replays(tmp)
+    return shengji("replay", tmp / "hands.jsonl")
+
+
+def botzone(tmp: Path) -> str:
+    export(tmp)
+    data = (ROOT / "tests" / "golden" / "botzone" / "play_follow_pair.json").read_text()
+    return shengji("botzone", "--model", tmp / "full-v2", stdin=data.replace("\n", "") + "\n")
+
+
 COMMANDS: dict[str, Short] = {
     "make demo": Short(demo, "Elo:"),
     "make test": Short(None, why_not="this suite is what it runs"),
@@ -179,6 +247,15 @@ COMMANDS: dict[str, Short] = {
     ".venv/bin/shengji play --opponents ppo:models/full-v2": Short(
         None, why_not="interactive: tests/agents/test_human.py plays it through its input"
     ),
+    ".venv/bin/shengji web": Short(web(), '"phase"'),
+    ".venv/bin/shengji web --opponents heuristic --seat 2 --port 8781": Short(
+        web("--opponents", "heuristic", "--seat", "2"), '"seat":2'
+    ),
+    ".venv/bin/shengji arena --agents heuristic greedy --deals 100 --replays hands.jsonl": Short(
+        replays, "results:"
+    ),
+    ".venv/bin/shengji replay hands.jsonl": Short(replay_show, "re-simulated"),
+    ".venv/bin/shengji botzone --model exports/full-v2": Short(botzone, BOTZONE_KEEP),
 }
 
 

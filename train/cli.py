@@ -1,5 +1,6 @@
 """The ``shengji`` command line: ``demo``, ``arena``, ``train``, ``export``, ``bot``,
-``serve``, ``play`` and ``bench``; ``shengji COMMAND --help`` lists each one's options."""
+``serve``, ``play``, ``web``, ``botzone``, ``replay`` and ``bench``; ``shengji COMMAND
+--help`` lists each one's options."""
 
 from __future__ import annotations
 
@@ -59,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arena.add_argument(
         "--backend", choices=("local", "ray"), default="local", help="where deals run"
     )
+    arena.add_argument(
+        "--replays", type=Path, help="write every hand played here (replay JSON lines)"
+    )
     arena.add_argument("--ray-address", default="", help="Ray cluster to join (default: local Ray)")
     bench = sub.add_parser(
         "bench", **defaults, help="run the speed benchmarks (engine, environment, batch)"
@@ -90,6 +94,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--opponents", default="heuristic", help="agent spec of both opponents")
     play.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
     play.add_argument("--seed", type=count(0), help="the deal (random if omitted)")
+    play.add_argument("--replay", type=Path, help="write the hand here (replay JSON lines)")
+    web = sub.add_parser("web", **defaults, help="play in the browser with three bots (127.0.0.1)")
+    web.add_argument(
+        "--opponents",
+        nargs="+",
+        help="one agent spec for all bots, or three (default: best shipped)",
+    )
+    web.add_argument("--port", type=count(1, 65535), default=8780)
+    web.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
+    web.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
+    web.add_argument("--seed", type=count(0), help="the match's deals (random if omitted)")
+    replay = sub.add_parser("replay", **defaults, help="show a replay file trick by trick")
+    replay.add_argument(
+        "file", type=Path, help="replay JSON lines (arena --replays, play --replay)"
+    )
+    botzone = sub.add_parser(
+        "botzone", **defaults, help="answer Botzone Tractor (双升) requests on stdin"
+    )
+    botzone.add_argument("--model", type=Path, help="an exported policy folder (shengji export)")
+    botzone.add_argument("--agent", help="any agent spec (default: the best shipped policy)")
+    botzone.add_argument(
+        "--once", action="store_true", help="answer one request and exit (no long-running mode)"
+    )
     training = sub.add_parser("train", **defaults, help="self-play PPO from a YAML config")
     training.add_argument("--config", type=Path, help="YAML config (configs/quick.yaml, …)")
     training.add_argument(
@@ -116,7 +143,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serving_command(args)
     if args.command == "play":
         return play_command(args)
+    if args.command in FRONT_ENDS:
+        from frontends import commands
+
+        return getattr(commands, FRONT_ENDS[args.command])(args)
     return arena_command(args)
+
+
+FRONT_ENDS = {"web": "web_command", "replay": "replay_command", "botzone": "botzone_command"}
 
 
 def count(low: int, high: int | None = None) -> Callable[[str], int]:
@@ -226,6 +260,7 @@ def serving_command(args: argparse.Namespace) -> int:
 def play_command(args: argparse.Namespace) -> int:
     from agents.human import play_game
     from shengji_env.env import raw_env
+    from shengji_env.replay import HandRecorder, write_replay
 
     console = Console()
     try:
@@ -240,11 +275,23 @@ def play_command(args: argparse.Namespace) -> int:
         console.print(f"[red]error:[/red] {error}")
         return 2
     env.reset(seed=args.seed)
+    names = [specs[seat] if seat != args.seat else "human" for seat in range(4)]
+    recorder = HandRecorder(env.game, names) if args.replay else None
     try:
-        result = play_game(env, f"player_{args.seat}", bots, input, print)
+        result = play_game(
+            env,
+            f"player_{args.seat}",
+            bots,
+            input,
+            print,
+            None if recorder is None else recorder.step,
+        )
     except (EOFError, KeyboardInterrupt):
         console.print("\nleft the table")
         return 130
+    if recorder is not None:
+        write_replay(args.replay, [recorder.events])
+        console.print(f"replay: {args.replay}")
     mine = "dealer" if result.dealer % 2 == args.seat % 2 else "attackers"
     verdict = "you win" if result.winner == mine else "you lose"
     console.print(
@@ -342,6 +389,7 @@ def arena_command(args: argparse.Namespace) -> int:
                 on_record=lambda _: progress.advance(task),
                 backend=args.backend,
                 ray_address=args.ray_address,
+                replay_path=args.replays,
             )
     except ValueError as error:
         console.print(f"[red]error:[/red] {error}")

@@ -35,7 +35,8 @@ def test_a_typed_hand_is_played_and_bad_input_is_explained():
     assert result is not None
     assert any("not possible: malformed card '11X'" in line for line in said)
     assert sum(line.startswith("not possible") for line in said) == 2
-    assert any("Hand 1" in line for line in said)
+    assert any("Your hand (seat 0)" in line for line in said)
+    assert not any("seat 1: " in line.split("\n")[1] for line in said if "Your hand" in line)
 
 
 def test_typed_actions_commit_only_when_needed():

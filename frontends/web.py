@@ -1,0 +1,154 @@
+"""``shengji web``: a table in the browser, served on 127.0.0.1 (Starlette + uvicorn).
+
+The page (``frontends/static``) is plain HTML and JavaScript. It asks ``GET /api/state``
+for the person's picture of the table (:func:`frontends.table.seat_state`) and posts the
+person's clicks: ``/api/select`` and ``/api/unselect`` ``{"card": id}``, ``/api/play``,
+``/api/clear``, ``/api/next`` (after a hand's score), ``/api/new`` ``{"seed": n}``.
+``GET /api/replay`` gives the match so far as replay JSON lines; ``POST /api/replay/frames``
+turns a replay file into the frames the page shows trick by trick.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+
+from shengji_env.replay import ReplayError, parse_replay, replay_states
+
+from .table import TableError, TableSession, cards_json, sorted_hand, trump_name
+
+MAX_BODY = 4 * 1024 * 1024
+Handler = Callable[[Any], Awaitable[Any]]
+
+
+def make_app(session: TableSession) -> Any:
+    """The Starlette application serving ``session``."""
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+    from starlette.routing import Route
+
+    static = resources.files("frontends").joinpath("static")
+
+    def page(name: str, media: str) -> Handler:
+        async def serve(request: Any) -> Response:
+            return Response(static.joinpath(name).read_text(encoding="utf-8"), media_type=media)
+
+        return serve
+
+    def action(apply: Callable[[TableSession, dict[str, Any]], None]) -> Handler:
+        async def handle(request: Any) -> Response:
+            body = await request.body()
+            if len(body) > MAX_BODY:
+                return JSONResponse({"error": "the request is too large"}, status_code=413)
+            try:
+                data = json.loads(body) if body.strip() else {}
+                if not isinstance(data, dict):
+                    raise TableError("the request body must be a JSON object")
+                with session.lock:
+                    apply(session, data)
+                    session.message = ""
+                    return JSONResponse(session.state())
+            except (TableError, json.JSONDecodeError) as error:
+                with session.lock:
+                    session.message = str(error)
+                    state = session.state()
+                return JSONResponse({**state, "error": str(error)}, status_code=400)
+
+        return handle
+
+    async def state(request: Any) -> Response:
+        with session.lock:
+            return JSONResponse(session.state())
+
+    async def replay(request: Any) -> Response:
+        with session.lock:
+            lines = [json.dumps(event) for hand in session.hands for event in hand]
+        return PlainTextResponse("\n".join(lines) + ("\n" if lines else ""))
+
+    async def frames(request: Any) -> Response:
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return JSONResponse({"error": "the replay is too large"}, status_code=413)
+        try:
+            return JSONResponse({"hands": replay_frames(body.decode("utf-8", "replace"))})
+        except ReplayError as error:
+            return JSONResponse({"error": str(error)}, status_code=400)
+
+    async def index(request: Any) -> Response:
+        html = static.joinpath("index.html").read_text(encoding="utf-8")
+        return HTMLResponse(html)
+
+    routes = [
+        Route("/", index),
+        Route("/table.js", page("table.js", "text/javascript")),
+        Route("/table.css", page("table.css", "text/css")),
+        Route("/api/state", state),
+        Route("/api/select", action(lambda s, d: s.select(card_field(d))), methods=["POST"]),
+        Route("/api/unselect", action(lambda s, d: s.unselect(card_field(d))), methods=["POST"]),
+        Route("/api/clear", action(lambda s, d: s.clear()), methods=["POST"]),
+        Route("/api/play", action(lambda s, d: s.play()), methods=["POST"]),
+        Route("/api/next", action(lambda s, d: s.next_hand()), methods=["POST"]),
+        Route("/api/new", action(lambda s, d: s.new_match(seed_field(d))), methods=["POST"]),
+        Route("/api/replay", replay),
+        Route("/api/replay/frames", frames, methods=["POST"]),
+    ]
+    return Starlette(routes=routes)
+
+
+def card_field(data: dict[str, Any]) -> int:
+    card = data.get("card")
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 54:
+        raise TableError(f"field 'card' must be a card id 0..53, got {card!r}")
+    return card
+
+
+def seed_field(data: dict[str, Any]) -> int | None:
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise TableError(f"field 'seed' must be a non-negative integer, got {seed!r}")
+    return seed
+
+
+def replay_frames(text: str) -> list[list[dict[str, Any]]]:
+    """For each hand of a replay: a frame after the bidding, the bury and each trick (every
+    hand shown: a replay is for looking back)."""
+    hands = []
+    for events in parse_replay(text.splitlines()):
+        frames = []
+        for event, game in replay_states(events):
+            if event["event"] not in ("bury", "trick", "score"):
+                continue
+            view_trump = trump_name_of(game)
+            last = game.tricks[-1] if game.tricks else None
+            frames.append(
+                {
+                    "event": event["event"],
+                    "hands": [cards_json(sorted_hand(h, game.ctx)) for h in game.hands],
+                    "trump": view_trump,
+                    "dealer": game.dealer,
+                    "trick_number": len(game.tricks),
+                    "trick": None
+                    if last is None
+                    else {
+                        "leader": last.leader,
+                        "plays": [cards_json(p) for p in last.plays],
+                        "winner": last.winner,
+                        "points": last.points,
+                    },
+                    "points": game.attacker_trick_points,
+                    "kitty": cards_json(game.kitty),
+                    "result": None
+                    if event["event"] != "score"
+                    else {k: v for k, v in event.items() if k != "event"},
+                }
+            )
+        hands.append(frames)
+    return hands
+
+
+def trump_name_of(game: Any) -> str | None:
+    from shengji_env.view import seat_view
+
+    return trump_name(seat_view(game, 0))
