@@ -16,8 +16,9 @@ from importlib import resources
 from typing import Any
 
 from shengji_env.replay import ReplayError, parse_replay, replay_states
+from shengji_env.rules.cards import SUITS
 
-from .table import TableError, TableSession, cards_json, sorted_hand, trump_name
+from .table import TableError, TableSession, cards_json, sorted_hand
 
 MAX_BODY = 4 * 1024 * 1024
 Handler = Callable[[Any], Awaitable[Any]]
@@ -120,13 +121,12 @@ def replay_frames(text: str) -> list[list[dict[str, Any]]]:
         for event, game in replay_states(events):
             if event["event"] not in ("bury", "trick", "score"):
                 continue
-            view_trump = trump_name_of(game)
             last = game.tricks[-1] if game.tricks else None
             frames.append(
                 {
                     "event": event["event"],
                     "hands": [cards_json(sorted_hand(h, game.ctx)) for h in game.hands],
-                    "trump": view_trump,
+                    "trump": "none" if game.ctx.trump_suit is None else SUITS[game.ctx.trump_suit],
                     "dealer": game.dealer,
                     "trick_number": len(game.tricks),
                     "trick": None
@@ -146,9 +146,3 @@ def replay_frames(text: str) -> list[list[dict[str, Any]]]:
             )
         hands.append(frames)
     return hands
-
-
-def trump_name_of(game: Any) -> str | None:
-    from shengji_env.view import seat_view
-
-    return trump_name(seat_view(game, 0))

@@ -39,6 +39,22 @@ def test_a_typed_hand_is_played_and_bad_input_is_explained():
     assert not any("seat 1: " in line.split("\n")[1] for line in said if "Your hand" in line)
 
 
+def test_a_hand_played_at_the_terminal_is_recorded_as_a_replay():
+    from shengji_env.replay import HandRecorder, resimulate
+
+    env = raw_env(decks=1)
+    env.reset(seed=8)
+    recorder = HandRecorder(env.game, ["human", "greedy", "greedy", "greedy"])
+    coach = load_agent("heuristic")
+
+    def ask(prompt):
+        return format_cards(coach.decide(env.infos[env.agent_selection]["view"])) or "pass"
+
+    bots = {f"player_{s}": load_agent("greedy") for s in (1, 2, 3)}
+    result = play_game(env, "player_0", bots, ask, lambda text: None, recorder.step)
+    assert recorder.finished and resimulate(recorder.events).result == result
+
+
 def test_typed_actions_commit_only_when_needed():
     env = raw_env(decks=2)
     env.reset(seed=1)

@@ -11,18 +11,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from frontends.table import TableSession
-from frontends.web import make_app
 from tests.frontends.player import choose
 
-SEED = 2  # a deal where the scripted person declares first, leads a tractor and throws
 pytestmark = pytest.mark.slow
 
 
@@ -30,26 +24,6 @@ def chromium_path() -> str | None:
     return (
         os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     )
-
-
-@pytest.fixture(scope="module")
-def server():
-    uvicorn = pytest.importorskip("uvicorn")
-    session = TableSession(["heuristic"], seat=0, decks=2, seed=SEED)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(make_app(session), host="127.0.0.1", port=port, log_level="warning")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not instance.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert instance.started, "the table server did not start"
-    yield f"http://127.0.0.1:{port}", session
-    instance.should_exit = True
-    thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,99 @@
+"""The web table's session and JSON API: the person's actions are checked and explained,
+a match goes on hand by hand, and every finished hand is kept as a replay."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+
+from frontends.table import TableError, TableSession
+from shengji_env.replay import parse_replay, resimulate
+from tests.frontends.player import choose
+
+
+def play_decision(session: TableSession, tried: dict[str, bool]) -> None:
+    """One decision of the scripted person (tests.frontends.player)."""
+    what, cards = choose(session.state(), tried)
+    tried[what] = True
+    for card in cards:
+        session.select(card)
+    while not session.state()["can_play"]:
+        session.select(session.state()["legal"][0])
+    session.play()
+
+
+def play_hand(session: TableSession) -> None:
+    tried: dict[str, bool] = {}
+    while session.shown_result is None:
+        play_decision(session, tried)
+
+
+def test_a_match_goes_on_hand_by_hand_and_each_hand_replays():
+    session = TableSession(["greedy", "heuristic", "random"], seat=1, decks=1, seed=7)
+    assert session.names == ["greedy", "you", "heuristic", "random"]
+    for number in range(3):
+        play_hand(session)
+        state = session.state()
+        assert state["phase"] == "hand_over" and state["hands_played"] == number + 1
+        with pytest.raises(TableError, match="not your turn"):
+            session.select(0)
+        session.next_hand()
+    lines = [json.dumps(event) for hand in session.hands for event in hand]
+    hands = parse_replay(lines)
+    assert [resimulate(events).result for events in hands] == session.env.game.results[:3]
+    assert hands[1][0]["levels"] == list(resimulate(hands[0]).levels), (
+        "the next hand starts at the levels the last one left"
+    )
+
+
+def test_the_persons_mistakes_are_explained_and_change_nothing():
+    session = TableSession(["heuristic"], seat=0, decks=2, seed=2)
+    while session.state()["phase"] not in ("lead", "follow"):
+        play_decision(session, {})
+    state = session.state()
+    illegal = next((c["id"] for c in state["hand"] if c["id"] not in state["legal"]), None)
+    if illegal is not None:
+        with pytest.raises(TableError) as error:
+            session.select(illegal)
+        assert str(error.value) and session.state() == state
+    with pytest.raises(TableError, match="not selected"):
+        session.unselect(state["legal"][0])
+    with pytest.raises(TableError, match="hand is not over"):
+        session.next_hand()
+    session.select(state["legal"][0])
+    session.unselect(state["legal"][0])
+    assert session.state() == state
+
+
+def post(url: str, body: bytes) -> tuple[int, dict]:
+    request = urllib.request.Request(url, data=body, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+@pytest.mark.parametrize(
+    "path,body,message",
+    [
+        ("/api/select", b"{", "Expecting"),
+        ("/api/select", b"[1]", "JSON object"),
+        ("/api/select", b'{"card": "AS"}', "field 'card'"),
+        ("/api/select", b'{"card": 99}', "field 'card'"),
+        ("/api/new", b'{"seed": -1}', "field 'seed'"),
+        ("/api/next", b"", "hand is not over"),
+    ],
+)
+def test_bad_requests_get_an_error_that_says_what_was_wrong(server, path, body, message):
+    status, answer = post(server[0] + path, body)
+    assert status == 400 and message in answer["error"]
+    assert "hand" in answer  # the state comes back unchanged beside the error
+
+
+def test_a_bad_replay_upload_names_the_line_and_field(server):
+    status, answer = post(server[0] + "/api/replay/frames", b'{"event": "hand", "format": 1}\n')
+    assert status == 400 and "line 1" in answer["error"]
