@@ -10,6 +10,7 @@ hidden from the seat can reach the page.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 from collections.abc import Sequence
@@ -279,15 +280,4 @@ def last_trick_json(view: SeatView) -> dict[str, Any] | None:
 
 
 def result_json(result: HandResult) -> dict[str, Any]:
-    return {
-        "dealer": result.dealer,
-        "attacker_points": result.attacker_points,
-        "trick_points": result.trick_points,
-        "kitty_points": result.kitty_points,
-        "kitty_multiplier": result.kitty_multiplier,
-        "penalty_points": result.penalty_points,
-        "winner": result.winner,
-        "levels_gained": result.levels_gained,
-        "next_dealer": result.next_dealer,
-        "match_winner": result.match_winner,
-    }
+    return dataclasses.asdict(result)

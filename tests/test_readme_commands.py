@@ -4,15 +4,17 @@ command without an entry here fails the test, so the table keeps up with the REA
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,67 +116,61 @@ def bot(tmp: Path) -> str:
     return shengji("bot", "--model", tmp / "full-v2", stdin=request + "\n")
 
 
-def serve(tmp: Path) -> str:
-    export(tmp)
-    log = tmp / "serve.log"
+@contextlib.contextmanager
+def background(tmp: Path, *args: str | Path) -> Iterator[tuple[subprocess.Popen, Path]]:
+    """A ``shengji`` command running in the background, its output in a log file."""
+    log = tmp / f"{args[0]}.log"
     with log.open("w") as output:
         server = subprocess.Popen(
-            [*SHENGJI, "serve", "--model", str(tmp / "full-v2"), "--port", "0"],
+            [*SHENGJI, *map(str, args)],
             cwd=ROOT,
             stdout=output,
             stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"},
         )
     try:
-        deadline = time.monotonic() + 120
-        while not (found := re.search(r"http://[\d.]+:(\d+)", log.read_text())):
-            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
-        url = f"http://127.0.0.1:{found.group(1)}/health"
-        with urllib.request.urlopen(url, timeout=30) as answer:
-            return log.read_text() + answer.read().decode()
+        yield server, log
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
-def free_port() -> int:
-    import socket
+def fetch_when_up(server: subprocess.Popen, log: Path, url: str) -> str:
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=30) as answer:
+                return answer.read().decode()
+        except OSError:
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.3)
 
+
+def serve(tmp: Path) -> str:
+    export(tmp)
+    with background(tmp, "serve", "--model", tmp / "full-v2", "--port", "0") as (server, log):
+        deadline = time.monotonic() + 120
+        while not (found := re.search(r"http://[\d.]+:(\d+)", log.read_text())):
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        health = fetch_when_up(server, log, f"http://127.0.0.1:{found.group(1)}/health")
+        return log.read_text() + health
+
+
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
 
 
 def web(*extra: str) -> Callable[[Path], str]:
-    """Start ``shengji web`` with a free port, read the page and its state, stop it."""
+    """Start ``shengji web`` on a free port, read the page and its state, stop it."""
 
     def run(tmp: Path) -> str:
-        port = free_port()
-        log = tmp / "web.log"
-        with log.open("w") as output:
-            server = subprocess.Popen(
-                [*SHENGJI, "web", *extra, "--port", str(port), "--seed", "1"],
-                cwd=ROOT,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"},
-            )
-        try:
-            deadline = time.monotonic() + 120
-            while True:
-                try:
-                    base = f"http://127.0.0.1:{port}"
-                    with urllib.request.urlopen(base + "/api/state", timeout=30) as answer:
-                        state = answer.read().decode()
-                    with urllib.request.urlopen(base + "/", timeout=30) as answer:
-                        return log.read_text() + state + answer.read().decode()
-                except OSError:
-                    assert server.poll() is None and time.monotonic() < deadline, log.read_text()
-                    time.sleep(0.3)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+        base = f"http://127.0.0.1:{(port := free_port())}"
+        with background(tmp, "web", *extra, "--port", str(port), "--seed", "1") as (server, log):
+            state = fetch_when_up(server, log, base + "/api/state")
+            return log.read_text() + state + fetch_when_up(server, log, base + "/")
 
     return run
 

@@ -52,3 +52,17 @@ def choose(state: dict[str, Any], tried: dict[str, bool]) -> tuple[str, list[int
     if phase == "lead":
         return lead_choice(state, tried)
     return "follow", []  # follow: the caller clicks legal cards until the play is complete
+
+
+def play_decision(session: Any, tried: dict[str, bool], before_play: Any = None) -> None:
+    """One decision of the scripted person at a TableSession: pick, complete, play;
+    ``before_play(session)`` sees the full selection before it is played."""
+    what, cards = choose(session.state(), tried)
+    tried[what] = True
+    for card in cards:
+        session.select(card)
+    while not session.state()["can_play"]:
+        session.select(session.state()["legal"][0])
+    if before_play is not None:
+        before_play(session)
+    session.play()

@@ -17,7 +17,7 @@ from shengji_env.information import resample
 from shengji_env.render import render_seat
 from shengji_env.rules import Game, Phase
 from shengji_env.view import SeatView, seat_view
-from tests.frontends.player import choose
+from tests.frontends.player import play_decision
 
 
 def reshuffled_deal(game: Game, seat: int, rng: random.Random) -> Game:
@@ -67,21 +67,18 @@ def test_the_page_state_does_not_change_when_unseen_cards_move(decks, seed):
     session = TableSession(["heuristic"], seat=1, decks=decks, seed=seed)
     rng = random.Random(seed)
     tried: dict[str, bool] = {}
-    checks = 0
-    while session.shown_result is None:
-        what, cards = choose(session.state(), tried)
-        tried[what] = True
-        for card in cards:
-            session.select(card)
-        while not session.state()["can_play"]:
-            session.select(session.state()["legal"][0])
+    checks = []
+
+    def compare(session: TableSession) -> None:
         for _ in range(2):
             assert json.dumps(reshuffled_state(session, rng), sort_keys=True) == json.dumps(
                 session.state(), sort_keys=True
             )
-            checks += 1
-        session.play()
-    assert checks >= 20
+            checks.append(1)
+
+    while session.shown_result is None:
+        play_decision(session, tried, compare)
+    assert len(checks) >= 20
 
 
 @pytest.mark.parametrize("seed", [11, 12, 13])

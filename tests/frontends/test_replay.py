@@ -112,24 +112,18 @@ def test_a_replay_the_rules_disagree_with_names_the_field(tmp_path):
         parse_replay(lines[1:])
 
 
+def replay_command(path: Path) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "train.cli", "replay", str(path)]
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=60)
+
+
 def test_the_replay_command_shows_tricks_and_refuses_a_broken_file(tmp_path):
     path, _ = arena_replays(tmp_path, 1)
-    shown = subprocess.run(
-        [sys.executable, "-m", "train.cli", "replay", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=True,
-    ).stdout
-    assert "Trick 1:" in shown and "Result: attackers" in shown and "re-simulated" in shown
+    shown = replay_command(path)
+    assert shown.returncode == 0, shown.stderr
+    assert "Trick 1:" in shown.stdout and "Result: attackers" in shown.stdout
+    assert "re-simulated" in shown.stdout
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"event": "hand"}\n')
-    refused = subprocess.run(
-        [sys.executable, "-m", "train.cli", "replay", str(broken)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
+    refused = replay_command(broken)
     assert refused.returncode == 2 and "field" in refused.stdout

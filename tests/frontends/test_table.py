@@ -11,18 +11,7 @@ import pytest
 
 from frontends.table import TableError, TableSession
 from shengji_env.replay import parse_replay, resimulate
-from tests.frontends.player import choose
-
-
-def play_decision(session: TableSession, tried: dict[str, bool]) -> None:
-    """One decision of the scripted person (tests.frontends.player)."""
-    what, cards = choose(session.state(), tried)
-    tried[what] = True
-    for card in cards:
-        session.select(card)
-    while not session.state()["can_play"]:
-        session.select(session.state()["legal"][0])
-    session.play()
+from tests.frontends.player import play_decision
 
 
 def play_hand(session: TableSession) -> None:
