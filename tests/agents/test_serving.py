@@ -205,3 +205,27 @@ def test_fuzzed_http_bodies_never_break_the_server(server, record_property):
     check()
     assert post(server, VALID.encode())[0] == 200
     record_property("fuzz_http_inputs", tried[0])
+
+
+def nesting(value) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(nesting, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(nesting, value.values()), default=0)
+    return 0
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.integers() | st.text(alphabet='[]{}"\\aé '),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text(alphabet='[]{}"\\a', max_size=3), inner, max_size=3),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(JSON_VALUES, st.booleans())
+def test_the_depth_check_counts_brackets_outside_strings_only(value, ascii_only):
+    from agents.serving import _nesting_depth
+
+    assert _nesting_depth(json.dumps(value, ensure_ascii=ascii_only)) == nesting(value)
