@@ -30,6 +30,7 @@ from shengji_env.env import raw_env
 from shengji_env.replay import HandRecorder, write_replay
 
 from .base import Agent
+from .behaviour import BehaviourSummary, TeamBehaviour, team_behaviour
 from .play import play_hand
 from .registry import load_agent
 
@@ -44,6 +45,16 @@ class HandOutcome:
     a_reward: float  # A's team reward in levels (zero-sum)
     a_attacking: bool
     attacker_points: int
+    a_team: TeamBehaviour | None = None  # None in records written before they were kept
+    b_team: TeamBehaviour | None = None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> HandOutcome:
+        teams = {
+            key: None if data.get(key) is None else TeamBehaviour(**data[key])
+            for key in ("a_team", "b_team")
+        }
+        return cls(**{**data, **teams})
 
 
 @dataclass(frozen=True)
@@ -66,7 +77,7 @@ class DealRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DealRecord:
-        hands = tuple(HandOutcome(**hand) for hand in data["hands"])
+        hands = tuple(HandOutcome.from_json(hand) for hand in data["hands"])
         return cls(data["a"], data["b"], data["deal"], data["seed"], hands)  # type: ignore[arg-type]
 
 
@@ -111,10 +122,18 @@ def play_deal(
         rewards = play_hand(env, agents, seed, None if recorder is None else recorder.hook)
         if recorder is not None and replays is not None:
             replays.append(recorder.events())
-        result = env.game.result
+        game = env.game
+        result = game.result
         attackers = 1 - result.dealer % 2
         outcomes.append(
-            HandOutcome(a_seats, rewards[a_seats], attackers == a_seats, result.attacker_points)
+            HandOutcome(
+                a_seats,
+                rewards[a_seats],
+                attackers == a_seats,
+                result.attacker_points,
+                team_behaviour(game, a_seats),
+                team_behaviour(game, 1 - a_seats),
+            )
         )
     return DealRecord(entrant_name(a), entrant_name(b), deal, seed, (outcomes[0], outcomes[1]))
 
@@ -238,6 +257,17 @@ class ArenaResult:
             summaries.append(PairSummary.of(a, b, sorted(mine, key=lambda r: r.deal)))
         return summaries
 
+    def behaviour(self) -> dict[str, BehaviourSummary]:
+        """Each agent's behaviour over every hand it played (records that predate it
+        count no hands)."""
+        teams: dict[str, list[TeamBehaviour]] = {name: [] for name in self.agents}
+        for record in self.records:
+            for hand in record.hands:
+                if hand.a_team is not None and hand.b_team is not None:
+                    teams[record.a].append(hand.a_team)
+                    teams[record.b].append(hand.b_team)
+        return {name: BehaviourSummary.of(seen) for name, seen in teams.items()}
+
     def elo(self, bootstrap: int = 200) -> dict[str, Interval]:
         """Elo per agent with a 95% interval from resampling each pair's deals."""
         rng = np.random.default_rng(self.seed)
@@ -278,6 +308,7 @@ class ArenaResult:
             "interrupted": self.interrupted,
             "pairs": [asdict(p) for p in self.pairs()],
             "elo": {k: asdict(v) for k, v in self.elo().items()},
+            "behaviour": {k: asdict(v) for k, v in self.behaviour().items()},
             "records": [r.to_json() for r in self.records],
         }
 

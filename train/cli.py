@@ -395,6 +395,7 @@ def arena_command(args: argparse.Namespace) -> int:
         console.print(f"[red]error:[/red] {error}")
         return 2
     console.print(results_table(result))
+    console.print(behaviour_table(result))
     args.out.write_text(json.dumps(result.to_json(), indent=1), encoding="utf-8")
     console.print(f"results: {args.out} (deals as they finished: {records_path})")
     if args.plot:
@@ -435,6 +436,28 @@ def results_table(result: ArenaResult) -> Table:
     ratings = sorted(result.elo().items(), key=lambda item: -item[1].mean)
     table.caption = "Elo: " + "  ".join(elo_text(name, rating) for name, rating in ratings)
     return table
+
+
+def behaviour_table(result: ArenaResult) -> Table:
+    """What each agent did besides scoring: an exploit shows here at a glance."""
+    table = Table(title="Behaviour per agent (all its hands)")
+    for column in ("agent", "hands", "declared", "dealt", "bury pts", "throws/hand", "failed"):
+        table.add_column(column)
+    for name, seen in result.behaviour().items():
+        table.add_row(
+            name,
+            str(seen.hands),
+            share(seen.declaration_rate),
+            share(seen.dealt_share),
+            "-" if math.isnan(seen.bury_points) else f"{seen.bury_points:.1f}",
+            "-" if math.isnan(seen.throws_per_hand) else f"{seen.throws_per_hand:.2f}",
+            share(seen.failed_throw_share),
+        )
+    return table
+
+
+def share(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.0%}"
 
 
 def elo_text(name: str, rating: Interval) -> str:

@@ -217,8 +217,10 @@ def nesting(value) -> int:
 
 JSON_VALUES = st.recursive(
     st.none() | st.integers() | st.text(alphabet='[]{}"\\aé '),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.text(alphabet='[]{}"\\a', max_size=3), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(alphabet='[]{}"\\a', max_size=3), inner, max_size=3)
+    ),
     max_leaves=30,
 )
 

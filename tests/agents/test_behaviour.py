@@ -1,0 +1,69 @@
+"""The arena's behaviour report: each hand's team behaviour agrees with the hand's replay
+(declarations, the dealer, the buried points, throws tried and failed)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from agents.arena import DealRecord, run_arena
+from agents.behaviour import BehaviourSummary, TeamBehaviour
+from shengji_env.replay import read_replay, resimulate
+from shengji_env.rules.patterns import as_combination
+
+
+def from_replay(events, team: int) -> TeamBehaviour:
+    game = resimulate(events)
+    plays = [e for e in events if e["event"] == "play"]
+    leads = plays[0::4]  # every fourth play of the hand opens a trick
+    mine = [lead for lead in leads if lead["seat"] % 2 == team]
+    failed = sum("attempt" in lead for lead in mine)
+    clean = sum(
+        "attempt" not in lead and as_combination(lead["cards"], game.ctx) is None for lead in mine
+    )
+    dealt = game.dealer % 2 == team
+    bury = next(e for e in events if e["event"] == "bury")
+    return TeamBehaviour(
+        declared=any(e["seat"] % 2 == team for e in events if e["event"] == "bid"),
+        dealt=dealt,
+        bury_points=sum({3: 5, 8: 10, 11: 10}.get(c % 13, 0) for c in bury["cards"] if c < 52)
+        if dealt
+        else 0,
+        throws=failed + clean,
+        failed_throws=failed,
+    )
+
+
+def test_behaviour_agrees_with_the_replays(tmp_path):
+    path = tmp_path / "hands.jsonl"
+    result = run_arena(["heuristic", "random"], 12, options={"decks": 2}, seed=4, replay_path=path)
+    hands = read_replay(path)
+    outcomes = [hand for record in result.records for hand in record.hands]
+    assert len(hands) == len(outcomes) == 24
+    for events, outcome in zip(hands, outcomes, strict=True):
+        a_team = outcome.a_seats
+        assert outcome.a_team == from_replay(events, a_team)
+        assert outcome.b_team == from_replay(events, 1 - a_team)
+        assert outcome.a_team.dealt != outcome.b_team.dealt
+        assert outcome.a_attacking == outcome.b_team.dealt
+    summary = result.behaviour()
+    assert summary["random"].failed_throw_share > 0.5  # it throws at random and fails
+    heuristic = summary["heuristic"].failed_throw_share
+    assert heuristic == 0.0 or math.isnan(heuristic)  # it throws only what no one can beat
+    assert math.isclose(summary["heuristic"].dealt_share + summary["random"].dealt_share, 1.0)
+
+
+def test_records_from_before_the_behaviour_load_and_count_no_hands():
+    old = {
+        "a": "x",
+        "b": "y",
+        "deal": 0,
+        "seed": 1,
+        "hands": [
+            {"a_seats": 0, "a_reward": 1.0, "a_attacking": True, "attacker_points": 90},
+            {"a_seats": 1, "a_reward": -1.0, "a_attacking": False, "attacker_points": 30},
+        ],
+    }
+    record = DealRecord.from_json(json.loads(json.dumps(old)))
+    assert record.hands[0].a_team is None
+    assert BehaviourSummary.of([]).hands == 0
