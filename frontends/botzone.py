@@ -330,6 +330,8 @@ def respond(data: Any, agent: Any) -> dict[str, Any]:
         return {"response": answer(requests, responses, agent)}
     except (BotzoneError, ValueError) as error:
         return {"response": [], "debug": f"error: {error}"[:1000]}
+    except Exception as error:  # the bot keeps running whatever one input holds
+        return {"response": [], "debug": f"error: {type(error).__name__}: {error}"[:1000]}
 
 
 def serve_botzone(agent: Any, stdin: IO[str], stdout: IO[str], keep_running: bool = True) -> None:

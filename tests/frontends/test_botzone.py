@@ -165,3 +165,30 @@ def test_two_hundred_judged_hands_have_no_illegal_response():
         report = judge_hand([load_agent(n, seed=seed) for n in mix], 1000 + seed, level=seed % 13)
         requests += report.requests
     assert requests > 200 * 150
+
+
+def mutated(value, rng):
+    """``value`` with one leaf somewhere replaced by something out of place."""
+    if isinstance(value, dict) and value and rng.random() < 0.6:
+        key = rng.choice(list(value))
+        return {**value, key: mutated(value[key], rng)}
+    if isinstance(value, list) and value and rng.random() < 0.6:
+        index = rng.randrange(len(value))
+        return [*value[:index], mutated(value[index], rng), *value[index + 1 :]]
+    return rng.choice([None, -1, 3.5, "x", [], {}, [200], True, 10**20, "s", [[1]], 107])
+
+
+def test_mutated_inputs_never_crash_the_bot(record_property):
+    import random
+
+    agent = load_agent("heuristic")
+    rng = random.Random(0)
+    tried = 0
+    for path in RECORDED:
+        data = json.loads(path.read_text())
+        for _ in range(300):
+            reply = respond(mutated(data, rng), agent)
+            assert isinstance(reply["response"], list)
+            json.dumps(reply, allow_nan=False)
+            tried += 1
+    record_property("fuzz_botzone_inputs", tried)
