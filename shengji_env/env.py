@@ -6,7 +6,11 @@ games are wrapped (an illegal action ends the game and that agent loses).
 
 Options: every :class:`~shengji_env.rules.RuleConfig` field (``start_level`` may also be
 ``"random"``: a level drawn per episode), ``episode`` (``"hand"`` or ``"match"``),
-``reward`` (``"levels"`` or ``"points"``), ``render_mode`` (``"ansi"`` or ``"human"``) and
+``start`` (``"match"``: the first hand of a match, both teams at the start level and the
+first declarer dealing, §4; ``"mid_match"``, hand episodes only: a hand as it comes
+inside a match, the dealer seat and each team's level drawn per episode, the hand played
+at the dealer team's level), ``reward`` (``"levels"`` or ``"points"``), ``render_mode``
+(``"ansi"`` or ``"human"``) and
 ``engine``: ``"core"`` (the compiled core, the default where it is built) or ``"python"``
 (the reference engine). Both give the same observations, masks, rewards and views.
 """
@@ -32,6 +36,20 @@ from .rules import Game, HandResult, IllegalMoveError, RuleConfig, team_of
 from .rules.cards import RANKS
 
 EPISODES = ("hand", "match")
+STARTS = ("match", "mid_match")
+
+
+def mid_match_hand(
+    config: RuleConfig, seed: int, rng: np.random.Generator, any_level: bool
+) -> Game:
+    """A hand as it comes inside a match: a dealer seat, and each team's level from the
+    start level to A (any level with ``start_level="random"``), drawn from ``rng``; the
+    cards from ``seed``. The hand is played at the dealer team's level."""
+    low = 0 if any_level else config.start_level_index
+    levels = (int(rng.integers(low, 13)), int(rng.integers(low, 13)))
+    return Game(config, seed=seed, levels=levels, dealer=int(rng.integers(4)))
+
+
 REWARDS = ("levels", "points")
 RENDER_MODES = ("ansi", "human")
 _RULE_FIELDS = tuple(field.name for field in dataclasses.fields(RuleConfig))
@@ -91,7 +109,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
 
     def __init__(self, **options: Any) -> None:
         super().__init__()
-        known = (*_RULE_FIELDS, "episode", "reward", "render_mode", "engine")
+        known = (*_RULE_FIELDS, "episode", "start", "reward", "render_mode", "engine")
         unknown = sorted(set(options) - set(known))
         if unknown:
             raise ValueError(
@@ -103,17 +121,21 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
             rule_options["start_level"] = "2"
         self.config = RuleConfig(**rule_options)
         self.episode = options.get("episode", "hand")
+        self.start = options.get("start", "match")
         self.reward_kind = options.get("reward", "levels")
         self.render_mode = options.get("render_mode")
         self.engine_name = options.get("engine") or default_engine()
         for name, value, allowed in (
             ("episode", self.episode, EPISODES),
+            ("start", self.start, STARTS),
             ("reward", self.reward_kind, REWARDS),
             ("render_mode", self.render_mode, (*RENDER_MODES, None)),
             ("engine", self.engine_name, ENGINES),
         ):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+        if self.start == "mid_match" and self.episode != "hand":
+            raise ValueError("start='mid_match' draws single hands: it needs episode='hand'")
         self.possible_agents = [f"player_{seat}" for seat in range(4)]
         self.agents = list(self.possible_agents)
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -158,7 +180,10 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
         config = self.config
         if self.random_level:
             config = dataclasses.replace(config, start_level=RANKS[int(rng.integers(13))])
-        self.engine.reset(config, game_seed)
+        if self.start == "mid_match":
+            self.engine.start(mid_match_hand(config, game_seed, rng, self.random_level))
+        else:
+            self.engine.reset(config, game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -50,6 +50,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     arena.add_argument("--jobs", type=count(1), default=1, help="worker processes")
     arena.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
     arena.add_argument(
+        "--start",
+        choices=("match", "mid_match"),
+        default="match",
+        help="first hands (the first declarer deals) or hands as inside a match",
+    )
+    arena.add_argument(
         "--seed", type=count(0), default=0, help="seeds the deals (the same for every pair)"
     )
     arena.add_argument("--out", type=Path, default=Path("arena.json"), help="results (JSON)")
@@ -381,7 +387,10 @@ def arena_command(args: argparse.Namespace) -> int:
             result = run_arena(
                 args.agents,
                 args.deals,
-                options={"decks": args.decks},
+                options={
+                    "decks": args.decks,
+                    **({"start": args.start} if args.start != "match" else {}),
+                },
                 seed=args.seed,
                 jobs=args.jobs,
                 records_path=records_path,

@@ -23,6 +23,7 @@ OPTION_SETS = {
     "penalty": {"failed_throw_penalty": 10, "kitty_multiplier_cap": 4},
     "match": {"episode": "match", "start_level": "Q"},
     "points": {"reward": "points", "start_level": "random"},
+    "mid_match": {"start": "mid_match", "start_level": "random"},
 }
 GAME_FIELDS = (
     "levels",
