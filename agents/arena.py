@@ -5,7 +5,12 @@ the cards cancels. For each pair of agents the arena reports, with 95% intervals
 paired deals: the mean level gain per hand (the env's ``levels`` reward: +3/+2/+1 for a
 dealer team that keeps the deal, 1 + levels gained for a take-over, the negative for the
 other team), the hand win rate, the share of paired deals won, and the points each agent
-takes as the attackers; plus Elo ratings fitted to a round robin.
+takes as the attackers; plus Elo ratings fitted to a round robin, and each agent's
+behaviour (:mod:`agents.behaviour`).
+
+With ``options={"episode": "match"}`` a "deal" is a whole match: the same sequence of
+decks twice (a match's shuffles come from its seed alone), the reward ±1 for the match,
+the win rate the share of matches won.
 
 Results stream to a JSON-lines file as deals finish, so an interrupted run keeps them and
 ``resume`` skips them.
@@ -125,14 +130,15 @@ def play_deal(
         game = env.game
         result = game.result
         attackers = 1 - result.dealer % 2
+        hand = options.get("episode", "hand") == "hand"  # a match: behaviour of its last hand only
         outcomes.append(
             HandOutcome(
                 a_seats,
                 rewards[a_seats],
                 attackers == a_seats,
                 result.attacker_points,
-                team_behaviour(game, a_seats),
-                team_behaviour(game, 1 - a_seats),
+                team_behaviour(game, a_seats) if hand else None,
+                team_behaviour(game, 1 - a_seats) if hand else None,
             )
         )
     return DealRecord(entrant_name(a), entrant_name(b), deal, seed, (outcomes[0], outcomes[1]))
@@ -434,6 +440,8 @@ def run_arena(
         elif jobs > 1 or backend != "local":
             raise ValueError(f"{entrant.name} is an agent in memory: it plays with jobs=1, local")
     options = dict(options or {})
+    if replay_path is not None and options.get("episode", "hand") != "hand":
+        raise ValueError("replays are written for hand episodes, not whole matches")
     result = ArenaResult(names, deals, options, seed)
     if replay_path is not None and not resume:
         replay_path.write_text("", encoding="utf-8")

@@ -50,6 +50,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     arena.add_argument("--jobs", type=count(1), default=1, help="worker processes")
     arena.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
     arena.add_argument(
+        "--episode",
+        choices=("hand", "match"),
+        default="hand",
+        help="a duplicate deal is one hand, or a whole match (the same deck sequence twice)",
+    )
+    arena.add_argument(
         "--start",
         choices=("match", "mid_match"),
         default="match",
@@ -390,6 +396,7 @@ def arena_command(args: argparse.Namespace) -> int:
                 options={
                     "decks": args.decks,
                     **({"start": args.start} if args.start != "match" else {}),
+                    **({"episode": args.episode} if args.episode != "hand" else {}),
                 },
                 seed=args.seed,
                 jobs=args.jobs,
@@ -419,7 +426,8 @@ def arena_command(args: argparse.Namespace) -> int:
 
 
 def results_table(result: ArenaResult) -> Table:
-    table = Table(title=f"Arena: {len(result.records)} duplicate deals, seed {result.seed}")
+    unit = "matches (gain: ±1 a match)" if result.options.get("episode") == "match" else "deals"
+    table = Table(title=f"Arena: {len(result.records)} duplicate {unit}, seed {result.seed}")
     for column in (
         "A",
         "B",

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
+
+import pytest
 
 from agents.arena import DealRecord, run_arena
 from agents.behaviour import BehaviourSummary, TeamBehaviour
@@ -67,3 +70,34 @@ def test_records_from_before_the_behaviour_load_and_count_no_hands():
     record = DealRecord.from_json(json.loads(json.dumps(old)))
     assert record.hands[0].a_team is None
     assert BehaviourSummary.of([]).hands == 0
+
+
+def match_decks(seed: int, agent_seed: int, hands: int) -> list[list[int]]:
+    """The decks of a match's first ``hands`` hands, random agents seeded ``agent_seed``."""
+    from agents import load_agent
+    from shengji_env.env import raw_env
+
+    env = raw_env(decks=1, episode="match")
+    env.reset(seed=seed)
+    agent = load_agent("random", seed=agent_seed)
+    decks = {0: list(env.game.deck)}
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, info = env.last()
+        if terminated or truncated or len(decks) > hands:
+            break
+        env.step(agent.act(observation, info))
+        game = env.game
+        decks.setdefault(game.hand_number, list(game.deck))
+    return [decks[number] for number in sorted(decks)][:hands]
+
+
+def test_duplicate_matches_replay_the_same_decks_whatever_is_played():
+    first, second = match_decks(3, 1, 4), match_decks(3, 2, 4)
+    assert len(first) == len(second) == 4 and first == second
+    result = run_arena(["heuristic", "greedy"], 2, options={"episode": "match"}, seed=3)
+    for record in result.records:
+        assert {hand.a_reward for hand in record.hands} <= {1.0, -1.0}
+        assert record.hands[0].a_team is None  # behaviour is counted for hand episodes
+    assert result.behaviour()["heuristic"].hands == 0
+    with pytest.raises(ValueError, match="replays are written for hand episodes"):
+        run_arena(["heuristic", "greedy"], 1, options={"episode": "match"}, replay_path=Path("x"))
