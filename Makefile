@@ -11,7 +11,7 @@ PYBIND_INCLUDES = $(shell $(BIN)/python -c "import pybind11; print(pybind11.get_
 
 RLLIB_VENV := .venv-rllib
 
-.PHONY: setup core demo test test-python test-rllib quick lint format bench golden clean browser
+.PHONY: setup core demo test test-python test-rllib quick lint format bench golden clean browser node
 
 setup: $(STAMP) $(CORE_STAMP)
 
@@ -35,8 +35,9 @@ demo: setup
 	$(BIN)/shengji arena --agents ppo:runs/demo/checkpoint.pt heuristic greedy random \
 		--deals 100 --jobs $(JOBS) --out runs/demo/arena.json --plot runs/demo/arena.png
 
-test: lint browser
-	SHENGJI_REQUIRE_CORE=1 SHENGJI_REQUIRE_BROWSER=1 $(BIN)/pytest -n $(JOBS) -q
+test: lint browser node
+	SHENGJI_REQUIRE_CORE=1 SHENGJI_REQUIRE_BROWSER=1 SHENGJI_REQUIRE_NODE=1 \
+		$(BIN)/pytest -n $(JOBS) -q
 	$(MAKE) --no-print-directory test-python
 	$(MAKE) --no-print-directory test-rllib
 
@@ -44,6 +45,13 @@ test: lint browser
 browser:
 	command -v chromium >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+# onnxruntime-node for the Node.js check of exported policies (node/golden.mjs). Its
+# install script only fetches GPU builds; the CPU binaries ship inside the npm package.
+node: node/node_modules/.installed
+node/node_modules/.installed: node/package.json node/package-lock.json
+	cd node && npm ci --ignore-scripts --no-audit --no-fund --silent
+	touch $@
 
 # The suite (less the slow marks) with every env on the pure-Python reference engine.
 test-python: setup

@@ -175,6 +175,18 @@ def web(*extra: str) -> Callable[[Path], str]:
     return run
 
 
+def node_golden(tmp: Path) -> str:
+    export(tmp)
+    done = subprocess.run(
+        ["node", str(ROOT / "node" / "golden.mjs"), str(tmp / "full-v2")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return done.stdout
+
+
 def replays(tmp: Path) -> str:
     return shengji(
         "arena",
@@ -243,6 +255,7 @@ COMMANDS: dict[str, Short] = {
     ".venv/bin/shengji play --opponents ppo:models/full-v2": Short(
         None, why_not="interactive: tests/agents/test_human.py plays it through its input"
     ),
+    "node node/golden.mjs exports/full-v2": Short(node_golden, "golden: 4 of 4 within"),
     ".venv/bin/shengji web": Short(web(), '"phase"'),
     ".venv/bin/shengji web --opponents heuristic --seat 2 --port 8781": Short(
         web("--opponents", "heuristic", "--seat", "2"), '"seat":2'
