@@ -110,7 +110,7 @@ class Knowledge:
     kitty: list[int] = field(default_factory=list)  # picked up (cover)
     buried: list[int] = field(default_factory=list)
     tricks: list[tuple[int, list[list[int]]]] = field(default_factory=list)  # leader, plays
-    trick: tuple[int, list[list[int]]] = (0, [])
+    trick: tuple[int, list[list[int]]] = field(default_factory=lambda: (0, []))
     deal_requests: int = 0
 
     @property

@@ -56,10 +56,9 @@ def judge_hand(agents: Sequence[Any], seed: int, level: int = 0) -> HandReport:
 
 class _Hand:
     def __init__(self, agents: Sequence[Any], seed: int, level: int) -> None:
-        start = RULES.start_level_index if level is None else level
-        self.game = Game(RULES, seed=seed, levels=(start, start))
+        self.game = Game(RULES, seed=seed, levels=(level, level))
         self.seats = [Seat(agent) for agent in agents]
-        self.level = start
+        self.level = level
         self.banking: dict[str, Any] = {"banker": -1, "called": -1, "snatched": -1, "major": "n"}
         copies: Counter[int] = Counter()
         self.ids = []

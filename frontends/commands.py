@@ -9,6 +9,8 @@ from pathlib import Path
 
 from rich.console import Console
 
+from agents.base import Agent
+
 ROOT = Path(__file__).resolve().parent.parent
 BEST_POLICY = ROOT / "models" / "full-v4"
 
@@ -75,7 +77,7 @@ def botzone_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _botzone_agent(args: argparse.Namespace):  # noqa: ANN202 - an Agent
+def _botzone_agent(args: argparse.Namespace) -> Agent:
     from agents import load_agent
 
     if args.model is not None and args.agent is not None:

@@ -22,7 +22,7 @@ from agents.base import Agent
 from shengji_env.actions import COMMIT, Decision
 from shengji_env.env import raw_env
 from shengji_env.replay import HandRecorder
-from shengji_env.rules import HandResult, TrumpContext, format_card
+from shengji_env.rules import HandResult, TrickRecord, TrumpContext, format_card
 from shengji_env.rules.cards import RANKS, SUITS, is_joker, suit_of
 from shengji_env.view import SeatView, seat_view
 
@@ -132,9 +132,8 @@ class TableSession:
         self._decision()
         if card not in self.pending.cards:
             raise TableError("that card is not selected")
-        self.pending.cards.reverse()
-        self.pending.cards.remove(card)  # the last copy picked
-        self.pending.cards.reverse()
+        cards = self.pending.cards
+        del cards[len(cards) - 1 - cards[::-1].index(card)]  # the last copy picked
 
     def clear(self) -> None:
         self._decision()
@@ -198,7 +197,7 @@ def seat_state(view: SeatView, trial: Decision | None, result: HandResult | None
     selected = list(trial.selection) if trial is not None else []
     return {
         "seat": view.seat,
-        "phase": phase_name(view, trial, result),
+        "phase": phase_name(trial, result),
         "hand": cards_json(sorted_hand(view.hand, ctx)),
         "legal": sorted(legal),
         "selected": cards_json(selected),
@@ -218,7 +217,7 @@ def seat_state(view: SeatView, trial: Decision | None, result: HandResult | None
     }
 
 
-def phase_name(view: SeatView, trial: Decision | None, result: HandResult | None) -> str:
+def phase_name(trial: Decision | None, result: HandResult | None) -> str:
     if result is not None:
         return "hand_over"
     if trial is None:
@@ -271,11 +270,13 @@ def trick_json(
 
 
 def last_trick_json(view: SeatView) -> dict[str, Any] | None:
-    if not view.tricks:
-        return None
-    last = view.tricks[-1]
-    data = trick_json(last.leader, last.plays, last.attempt)
-    data.update(winner=last.winner, points=last.points)
+    return record_json(view.tricks[-1]) if view.tricks else None
+
+
+def record_json(record: TrickRecord) -> dict[str, Any]:
+    """A finished trick: its plays by seat, a failed throw's attempt, winner and points."""
+    data = trick_json(record.leader, record.plays, record.attempt)
+    data.update(winner=record.winner, points=record.points)
     return data
 
 

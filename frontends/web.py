@@ -18,7 +18,7 @@ from typing import Any
 from shengji_env.replay import ReplayError, parse_replay, replay_states
 from shengji_env.rules.cards import SUITS
 
-from .table import TableError, TableSession, cards_json, sorted_hand
+from .table import TableError, TableSession, cards_json, record_json, sorted_hand
 
 MAX_BODY = 4 * 1024 * 1024
 Handler = Callable[[Any], Awaitable[Any]]
@@ -113,36 +113,29 @@ def seed_field(data: dict[str, Any]) -> int | None:
 
 
 def replay_frames(text: str) -> list[list[dict[str, Any]]]:
-    """For each hand of a replay: a frame after the bidding, the bury and each trick (every
+    """For each hand of a replay: a frame after the bury, each trick and the score (every
     hand shown: a replay is for looking back)."""
-    hands = []
-    for events in parse_replay(text.splitlines()):
-        frames = []
-        for event, game in replay_states(events):
-            if event["event"] not in ("bury", "trick", "score"):
-                continue
-            last = game.tricks[-1] if game.tricks else None
-            frames.append(
-                {
-                    "event": event["event"],
-                    "hands": [cards_json(sorted_hand(h, game.ctx)) for h in game.hands],
-                    "trump": "none" if game.ctx.trump_suit is None else SUITS[game.ctx.trump_suit],
-                    "dealer": game.dealer,
-                    "trick_number": len(game.tricks),
-                    "trick": None
-                    if last is None
-                    else {
-                        "leader": last.leader,
-                        "plays": [cards_json(p) for p in last.plays],
-                        "winner": last.winner,
-                        "points": last.points,
-                    },
-                    "points": game.attacker_trick_points,
-                    "kitty": cards_json(game.kitty),
-                    "result": None
-                    if event["event"] != "score"
-                    else {k: v for k, v in event.items() if k != "event"},
-                }
-            )
-        hands.append(frames)
-    return hands
+    return [
+        [frame(event, game) for event, game in replay_states(events) if event["event"] in FRAMED]
+        for events in parse_replay(text.splitlines())
+    ]
+
+
+FRAMED = ("bury", "trick", "score")
+
+
+def frame(event: dict[str, Any], game: Any) -> dict[str, Any]:
+    """The table just after ``event``, every hand shown."""
+    return {
+        "event": event["event"],
+        "hands": [cards_json(sorted_hand(hand, game.ctx)) for hand in game.hands],
+        "trump": "none" if game.ctx.trump_suit is None else SUITS[game.ctx.trump_suit],
+        "dealer": game.dealer,
+        "trick_number": len(game.tricks),
+        "trick": record_json(game.tricks[-1]) if game.tricks else None,
+        "points": game.attacker_trick_points,
+        "kitty": cards_json(game.kitty),
+        "result": {k: v for k, v in event.items() if k != "event"}
+        if event["event"] == "score"
+        else None,
+    }

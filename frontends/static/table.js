@@ -118,8 +118,8 @@ function drawReplay() {
     `step ${replay.frame + 1} of ${frames.length} (${f.event})`;
   const hands = f.hands.map((h, seat) => `<div>seat ${seat}${f.dealer === seat ? " (dealer)" : ""}: ` +
     `<span class="small">${cardsHtml(h)}</span></div>`).join("");
-  const trick = f.trick ? `<p>Trick ${f.trick_number}: ` + f.trick.plays.map((p, i) =>
-    `seat ${(f.trick.leader + i) % 4} <span class="small">${cardsHtml(p)}</span>`).join(" ") +
+  const trick = f.trick ? `<p>Trick ${f.trick_number}: ` + f.trick.plays.map((p) =>
+    `seat ${p.seat} <span class="small">${cardsHtml(p.cards)}</span>`).join(" ") +
     ` → seat ${f.trick.winner} (+${f.trick.points})</p>` : "";
   const result = f.result ? `<p data-testid="replay-result">Attackers ${f.result.attacker_points} points; ` +
     `${f.result.winner} +${f.result.levels_gained}</p>` : "";
