@@ -92,6 +92,7 @@ async function post(path, body) {
     body: JSON.stringify(body || {})});
   state = await response.json();
   draw();
+  document.body.dataset.answered = String(Number(document.body.dataset.answered || 0) + 1);
 }
 
 async function refresh() {

@@ -56,10 +56,13 @@ def shoot(page, name: str) -> None:
 
 
 def click(page, selector: str, path: str) -> None:
-    """Click and wait until the page has the server's answer to the request it sends."""
+    """Click and wait until the page has drawn the server's answer to the request it
+    sends (the page counts the answers it has drawn in ``body[data-answered]``; the
+    response alone arrives before the page has parsed and drawn it)."""
+    answered = int(page.evaluate("Number(document.body.dataset.answered || 0)"))
     with page.expect_response(lambda response: response.url.endswith(path)):
         page.locator(selector).first.click()
-    page.wait_for_load_state()
+    page.wait_for_function(f"() => Number(document.body.dataset.answered || 0) > {answered}")
 
 
 def click_card(page, card: int) -> None:
