@@ -96,14 +96,19 @@ class Canonicalize(nn.Module):
         self.chunks = card_columns.shape[0]
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        canonical, counting, slot_of_card = self.slots(obs)
+        features = torch.cat([canonical.flatten(1), obs[:, self.rest], counting], dim=1)
+        return features, slot_of_card
+
+    def slots(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """The card chunks in slot order (batch, chunks, 54), the :class:`CardFeatures`
+        (batch, CARD_FEATURES) and each card's slot (batch, 54)."""
         row = obs[:, self.trump].argmax(1) * NUM_RANKS + obs[:, self.level].argmax(1)
         cards = obs[:, self.card_columns]  # (batch, chunks, 54) by card id
         order = self.card_of_slot[row].unsqueeze(1).expand(-1, self.chunks, -1)
         canonical = cards.gather(2, order)  # (batch, chunks, 54) by slot
-        burying = obs[:, BURY_COLUMN]
-        counting = self.card_features(canonical, burying)
-        features = torch.cat([canonical.flatten(1), obs[:, self.rest], counting], dim=1)
-        return features, self.slot_of_card[row]
+        counting = self.card_features(canonical, obs[:, BURY_COLUMN])
+        return canonical, counting, self.slot_of_card[row]
 
 
 BURY_COLUMN = OBS_LAYOUT["phase"].start + PHASE_SLOTS[DecisionKind.BURY]

@@ -7,14 +7,14 @@ from collections.abc import Sequence
 
 import torch
 from torch import nn
-from torch.distributions import Categorical
 
 from shengji_env.actions import NUM_ACTIONS
 from shengji_env.encoding import OBS_SIZE
 
 from .canonical import CARD_FEATURES, Canonicalize
+from .card_net import CardNet
+from .masked_policy import MASKED_LOGIT, MaskedPolicy
 
-MASKED_LOGIT = -1e9
 ADVICE_BONUS = 5.0  # an advised net starts by taking the advice (p ~ 0.9 among ~10 legal)
 
 
@@ -25,7 +25,7 @@ def _layer(inputs: int, outputs: int, gain: float = 2**0.5) -> nn.Linear:
     return layer
 
 
-class PolicyNet(nn.Module):
+class PolicyNet(MaskedPolicy):
     """Shared trunk, a policy head over the 55 card-by-card actions and a value head.
 
     With ``counting`` the card features are first put in trump-relative slot order
@@ -88,30 +88,11 @@ class PolicyNet(nn.Module):
         is_card = (advice >= 0) & (advice < NUM_ACTIONS - 1)
         return _one_hot(torch.where(is_card, slot, advice))
 
-    def act(
-        self,
-        obs: torch.Tensor,
-        mask: torch.Tensor,
-        generator: torch.Generator | None = None,
-        advice: torch.Tensor | None = None,
-    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Sampled actions with their log-probabilities and the values."""
-        logits, values = self(obs, mask, advice)
-        probs = torch.softmax(logits, dim=-1)
-        actions = torch.multinomial(probs, 1, generator=generator).squeeze(-1)
-        logprobs = torch.log_softmax(logits, dim=-1).gather(1, actions[:, None]).squeeze(-1)
-        return actions, logprobs, values
 
-    def evaluate(
-        self, obs: torch.Tensor, mask: torch.Tensor, advice: torch.Tensor | None = None
-    ) -> tuple[Categorical, torch.Tensor]:
-        """The masked action distributions and the values (for the PPO loss)."""
-        logits, values = self(obs, mask, advice)
-        return Categorical(logits=logits), values
-
-
-def make_network(config: dict) -> PolicyNet:
+def make_network(config: dict) -> MaskedPolicy:
     """The network a (training) config dict describes."""
+    if config.get("network") == "cards":
+        return CardNet(config.get("card_width", 64), config.get("card_blocks", 2))
     return PolicyNet(
         config.get("hidden_sizes", [512, 256]),
         counting=config.get("network", "mlp") == "counting",
@@ -125,7 +106,7 @@ def _one_hot(actions: torch.Tensor) -> torch.Tensor:
     return hot * (actions >= 0).float()[:, None]
 
 
-def network_from_checkpoint(data: dict, source: object = "checkpoint") -> PolicyNet:
+def network_from_checkpoint(data: dict, source: object = "checkpoint") -> MaskedPolicy:
     """The policy network of loaded checkpoint ``data``, its weights in place.
 
     Raises:
@@ -136,12 +117,15 @@ def network_from_checkpoint(data: dict, source: object = "checkpoint") -> Policy
     expected = {k: tuple(v.shape) for k, v in net.state_dict().items()}
     found = {k: tuple(v.shape) for k, v in data["model"].items()}
     if found != expected:
-        inputs = found.get("trunk.0.weight", (0, 0))[1]
+        differing = sorted(
+            k for k in expected.keys() | found.keys() if expected.get(k) != found.get(k)
+        )
+        first = differing[0]
         raise ValueError(
-            f"{source}: its weights do not fit this version's network (first layer takes "
-            f"{inputs} inputs, this version {expected['trunk.0.weight'][1]}; observation "
-            f"size now {OBS_SIZE}): it was trained with another observation layout or "
-            "network; retrain it, or use the version it was made with"
+            f"{source}: its weights do not fit this version's network ({first}: "
+            f"{found.get(first, 'missing')} in the file, {expected.get(first, 'none')} here; "
+            f"observation size now {OBS_SIZE}): it was trained with another observation "
+            "layout or network; retrain it, or use the version it was made with"
         )
     net.load_state_dict(data["model"])
     return net

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from agents.registry import load_agent
+from shengji_env.env import STARTS
 from shengji_env.rules import RuleConfig
 
 OPPONENT_KINDS = ("self", "snapshot", "heuristic", "greedy", "random")
@@ -50,7 +51,7 @@ RANGES: dict[str, tuple[float, float]] = {
 }
 """The allowed range of every numeric field (inclusive)."""
 BACKENDS = ("local", "ray")
-NETWORKS = ("mlp", "counting")
+NETWORKS = ("mlp", "counting", "cards")
 
 
 @dataclasses.dataclass
@@ -67,6 +68,9 @@ class TrainConfig:
     """Deck count of the game (1, 2 or 3)."""
     rules: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Other RuleConfig fields (``twos_always_trump`` …) and ``start_level`` (may be random)."""
+    start: str = "match"
+    """How a training hand starts: ``match`` (the first hand of a match: the first declarer
+    deals) or ``mid_match`` (a hand as it comes inside a match: dealer and levels drawn)."""
     total_steps: int = 200_000
     """Learner steps to train for."""
     steps_per_update: int = 4096
@@ -85,7 +89,12 @@ class TrainConfig:
     """``mlp`` over the observation as it is, or ``counting``: card features in
     trump-relative slots first (the same role, the same input, whatever the trump) plus
     card-counting features (cards still out, outstanding cards that beat each card, the
-    cards in hand nothing outstanding beats)."""
+    cards in hand nothing outstanding beats), or ``cards``: a token per card slot mixed with
+    its rank neighbours and its suit (:mod:`agents.card_net`; stand-alone, no advice)."""
+    card_width: int = 64
+    """With ``network: cards``: the width of each card token."""
+    card_blocks: int = 2
+    """With ``network: cards``: the blocks of neighbour-and-suit mixing."""
     advice: bool = False
     """The policy also reads HeuristicAgent's advice (the action it would take next in the
     state) and starts from a learned bonus for it: it learns where to depart from the
@@ -117,7 +126,8 @@ class TrainConfig:
         default_factory=lambda: {"self": 0.6, "snapshot": 0.2, "heuristic": 0.1, "greedy": 0.1}
     )
     """Mix of opponents per hand: the learner in all seats (``self``), or in one team against
-    a past snapshot or a rule-based bot. Weights are normalised."""
+    a past snapshot, a rule-based bot, or any agent spec (``ppo:models/full-v4``,
+    ``search:rollouts=8``). Weights are normalised."""
     snapshot_every: int = 10
     """Updates between league snapshots of the learner (kept only when ``opponents`` plays
     against snapshots)."""
@@ -146,6 +156,21 @@ class TrainConfig:
     """Adam learning rate of behaviour cloning (annealed to zero over its passes)."""
     bc_minibatch_size: int = 512
     """Samples per behaviour-cloning gradient step."""
+    dagger_rounds: int = 0
+    """Rounds of distillation on the student's own states before PPO (:mod:`train.dagger`;
+    0: none). Round 0 the teacher plays; later rounds the student does."""
+    dagger_teacher: str = "models/full-v4"
+    """The policy the student learns from (``ppo:`` path: a model folder or checkpoint)."""
+    dagger_decks: dict[int, float] = dataclasses.field(default_factory=lambda: {2: 1.0})
+    """Deck counts of the distillation hands and their shares (each hand draws one)."""
+    dagger_parts_per_round: int = 8
+    """Label parts a round makes (spread over ``num_workers`` processes)."""
+    dagger_hands_per_part: int = 25
+    """Hands in a label part (``start: mid_match``)."""
+    dagger_teacher_share: float = 0.0
+    """In rounds after the first, the share of decisions the teacher plays, not the student."""
+    dagger_epochs: int = 2
+    """Passes over every round's labels after each round."""
     eval_every: int = 10
     """Updates between arena evaluations against the baselines (0: never)."""
     eval_deals: int = 20
@@ -167,10 +192,17 @@ class TrainConfig:
         start_level = self.rules.get("start_level", "2")
         if start_level != "random":
             RuleConfig(start_level=start_level)
-        unknown = sorted(set(self.opponents) - set(OPPONENT_KINDS))
-        if unknown:
-            known = ", ".join(OPPONENT_KINDS)
-            raise ValueError(f"opponents: unknown kind(s) {', '.join(unknown)}; known: {known}")
+        for kind in set(self.opponents) - set(OPPONENT_KINDS):
+            try:
+                load_agent(kind)
+            except ValueError as error:
+                known = ", ".join(OPPONENT_KINDS)
+                raise ValueError(
+                    f"opponents: unknown kind {kind!r}: neither one of {known} nor an agent "
+                    f"spec ({error})"
+                ) from None
+        if self.start not in STARTS:
+            raise ValueError(f"start must be one of {', '.join(STARTS)}, got {self.start!r}")
         weights = list(self.opponents.values())
         if any(isinstance(w, bool) or not isinstance(w, int | float) for w in weights):
             raise ValueError(f"opponents: weights must be numbers, got {self.opponents}")
@@ -189,6 +221,14 @@ class TrainConfig:
             raise ValueError("bc_label_parts needs bc_labels, the folder to keep the parts in")
         if self.network not in NETWORKS:
             raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got {self.network!r}")
+        if self.network == "cards" and self.advice:
+            raise ValueError("network cards is stand-alone: it cannot read advice (advice: false)")
+        if self.card_width < 1 or self.card_blocks < 0:
+            raise ValueError(
+                f"card_width must be >= 1 and card_blocks >= 0, got {self.card_width} and "
+                f"{self.card_blocks}"
+            )
+        self._check_dagger()
         if self.backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         if self.backend == "ray" and self.num_workers < 1:
@@ -199,9 +239,30 @@ class TrainConfig:
             except ValueError as error:
                 raise ValueError(f"eval_opponents: {error}") from None
 
+    def _check_dagger(self) -> None:
+        if self.dagger_rounds < 0 or self.dagger_parts_per_round < 1:
+            raise ValueError("dagger_rounds must be >= 0 and dagger_parts_per_round >= 1")
+        if self.dagger_hands_per_part < 1 or self.dagger_epochs < 1:
+            raise ValueError("dagger_hands_per_part and dagger_epochs must be >= 1")
+        if not 0.0 <= self.dagger_teacher_share <= 1.0:
+            raise ValueError(
+                f"dagger_teacher_share must be in [0, 1], got {self.dagger_teacher_share}"
+            )
+        decks = {int(k): v for k, v in self.dagger_decks.items()}
+        if not decks or not set(decks) <= {1, 2, 3} or any(v <= 0 for v in decks.values()):
+            raise ValueError(
+                f"dagger_decks must map deck counts 1, 2 or 3 to positive shares, got "
+                f"{self.dagger_decks}"
+            )
+        self.dagger_decks = decks
+
     @property
     def env_options(self) -> dict[str, Any]:
-        return {"decks": self.decks, **self.rules}
+        return {
+            "decks": self.decks,
+            **self.rules,
+            **({"start": self.start} if self.start != "match" else {}),
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

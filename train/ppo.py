@@ -26,6 +26,7 @@ from agents.network import PolicyNet, make_network
 from agents.policy_file import load_checkpoint, save_checkpoint, save_policy
 from agents.ppo_agent import PPOAgent
 
+from . import dagger
 from .bc import behaviour_clone
 from .checkpoint import check_resumable, restore_rng, rng_state
 from .config import TrainConfig, config_from_dict
@@ -138,9 +139,12 @@ def _state(
     global_step: int,
     snapshots: list[dict[str, torch.Tensor]],
     rng: np.random.Generator,
+    dagger_round: int = 0,
 ) -> dict[str, Any]:
-    """Everything a checkpoint holds to resume exactly."""
+    """Everything a checkpoint holds to resume exactly (``dagger_round``: the distillation
+    rounds done)."""
     return {
+        "dagger_round": dagger_round,
         "model": net.state_dict(),
         "optimizer": optimizer.state_dict(),
         "config": config.to_dict(),
@@ -190,7 +194,8 @@ def train(
     net = make_network(config.to_dict())
     optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate, eps=1e-5)
     snapshots: list[dict[str, torch.Tensor]] = []
-    update, global_step = 0, 0
+    update, global_step, dagger_round = 0, 0, 0
+    students: list[dict[str, torch.Tensor] | None] = []  # weights at each DAgger round's start
     writer = SummaryWriter(str(run_dir))
     checkpoint = run_dir / "checkpoint.pt"
     if state is not None:
@@ -198,6 +203,8 @@ def train(
         optimizer.load_state_dict(state["optimizer"])
         snapshots = list(state["league"])
         update, global_step = state["update"], state["global_step"]
+        dagger_round = int(state.get("dagger_round", config.dagger_rounds))
+        students = list(state.get("dagger_students", []))
         restore_rng(state["rng"], rng)
     else:
         writer.add_text(
@@ -215,6 +222,28 @@ def train(
                 writer.add_scalar(key, value, 0)
             save_checkpoint(checkpoint, _state(net, optimizer, config, 0, 0, snapshots, rng))
             save_policy(checkpoint, run_dir / "bc")  # the clone alone, to compare PPO against
+
+    while dagger_round < config.dagger_rounds:
+        announce(on_phase, f"distillation round {dagger_round + 1} of {config.dagger_rounds}")
+        stats = dagger.run_round(run_dir, config, students, net, optimizer, rng)
+        dagger_round = len(students)
+        for key, value in stats.items():
+            writer.add_scalar(key, value, dagger_round)
+        announce(on_phase, dagger.summary(dagger_round, stats))
+        if dagger_round == config.dagger_rounds:
+            optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate, eps=1e-5)
+        save_checkpoint(
+            checkpoint,
+            {
+                **_state(net, optimizer, config, 0, 0, snapshots, rng, dagger_round),
+                "dagger_students": students,
+            },
+        )
+        if dagger_round == config.dagger_rounds:
+            save_policy(checkpoint, run_dir / "distilled")  # the student before PPO
+        if max_seconds is not None and time.perf_counter() - started_at > max_seconds:
+            writer.close()
+            return run_dir
 
     start_update = update
     announce(on_phase, f"PPO from update {update}, step {global_step:,} of {config.total_steps:,}")
@@ -255,7 +284,9 @@ def train(
             ):
                 save_checkpoint(
                     checkpoint,
-                    _state(net, optimizer, config, update, global_step, snapshots, rng),
+                    _state(
+                        net, optimizer, config, update, global_step, snapshots, rng, dagger_round
+                    ),
                 )
             if config.eval_every and (update % config.eval_every == 0 or last):
                 announce(on_phase, f"evaluating update {update} in the arena")

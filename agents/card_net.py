@@ -1,0 +1,121 @@
+"""The stand-alone card network (``network: cards``): one token per card slot, not one
+flat vector.
+
+Each of the 54 trump-relative slots (:mod:`agents.canonical`: the same card role in the
+same slot whatever the trump and level) becomes a token of what the game has shown about
+that card: the copies in hand and selected, each seat's plays this hand and in the
+current trick, what failed throws revealed, the kitty, whether it is trump and its order,
+and the card counting (copies still out, outstanding cards that beat it, whether nothing
+outstanding does). The rest of the observation (voids, levels, declaration, seats,
+phase, progress) is a context vector added to every token.
+
+Blocks then mix each token with its neighbours in rank order within its suit (slot order
+skips the level rank, so neighbours are the cards a tractor joins) and with the mean of
+its effective suit (trump as one), with a residual and layer norm. Each card action's
+logit comes from its slot's token; the commit action and the value come from the tokens
+pooled with the context. No rule bot runs: the observation and the mask are the inputs.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import torch
+from torch import nn
+
+from shengji_env.rules.cards import NUM_CARD_TYPES, NUM_SUITS
+
+from .canonical import NUM_GROUPS, PLAIN_SUIT_SLOTS, TRUMP_CARDS_CHUNK, Canonicalize
+from .masked_policy import MASKED_LOGIT, MaskedPolicy
+
+COUNTED_PER_SLOT = 3  # copies out, nothing outstanding beats it, outstanding cards that beat it
+
+
+def _linear(inputs: int, outputs: int, gain: float = 2**0.5) -> nn.Linear:
+    layer = nn.Linear(inputs, outputs)
+    nn.init.orthogonal_(layer.weight, gain)
+    nn.init.zeros_(layer.bias)
+    return layer
+
+
+class CardBlock(nn.Module):
+    """A token reads itself, its rank neighbours in its suit and its suit's mean."""
+
+    def __init__(self, width: int) -> None:
+        super().__init__()
+        self.mix = nn.Sequential(
+            _linear(4 * width, width), nn.ReLU(), _linear(width, width, gain=0.5)
+        )
+        self.norm = nn.LayerNorm(width)
+
+    def forward(self, tokens: torch.Tensor, suits: Suits) -> torch.Tensor:
+        """``tokens`` (batch, 54, width) in slot order."""
+        lower = nn.functional.pad(tokens[:, :-1], (0, 0, 1, 0)) * suits.lower_in_suit
+        higher = nn.functional.pad(tokens[:, 1:], (0, 0, 0, 1)) * suits.higher_in_suit
+        suit_mean = suits.members.transpose(1, 2) @ (suits.means @ tokens)
+        mixed = self.mix(torch.cat([tokens, lower, higher, suit_mean], dim=2))
+        return self.norm(tokens + mixed)
+
+
+class Suits(NamedTuple):
+    """Where each slot's effective suit (trump as one) puts it, for :class:`CardBlock`."""
+
+    members: torch.Tensor  # (batch, 5, 54): 1 where the slot is in the suit
+    means: torch.Tensor  # (batch, 5, 54): members / the suit's size
+    lower_in_suit: torch.Tensor  # (batch, 54, 1): slot i-1 is in slot i's suit
+    higher_in_suit: torch.Tensor  # (batch, 54, 1): slot i+1 is in slot i's suit
+
+    @classmethod
+    def of(cls, group: torch.Tensor) -> Suits:
+        """From (batch, 54) effective suits by slot."""
+        members = nn.functional.one_hot(group, NUM_GROUPS).transpose(1, 2).float()
+        means = members / members.sum(2, keepdim=True).clamp(min=1.0)
+        same = (group[:, 1:] == group[:, :-1]).float()
+        lower = nn.functional.pad(same, (1, 0))[:, :, None]
+        higher = nn.functional.pad(same, (0, 1))[:, :, None]
+        return cls(members, means, lower, higher)
+
+
+class CardNet(MaskedPolicy):
+    """Policy and value over card tokens (see the module text). ``advised`` is always
+    False: the interface matches :class:`agents.network.PolicyNet`'s."""
+
+    def __init__(self, width: int = 64, blocks: int = 2, head: int = 128) -> None:
+        super().__init__()
+        self.canonical = Canonicalize()
+        chunks = self.canonical.chunks
+        context = len(self.canonical.rest) + 2 * NUM_GROUPS
+        suit_of_slot = (torch.arange(NUM_CARD_TYPES) // PLAIN_SUIT_SLOTS).clamp(max=NUM_SUITS - 1)
+        self.register_buffer("suit_of_slot", suit_of_slot, persistent=False)
+        self.embed = _linear(chunks + COUNTED_PER_SLOT, width)
+        self.slot_embedding = nn.Parameter(torch.zeros(NUM_CARD_TYPES, width))
+        self.context = nn.Sequential(_linear(context, width), nn.ReLU())
+        self.blocks = nn.ModuleList(CardBlock(width) for _ in range(blocks))
+        self.card_logit = _linear(width, 1, gain=0.01)
+        self.summary = nn.Sequential(_linear(3 * width, head), nn.ReLU())
+        self.commit_logit = _linear(head, 1, gain=0.01)
+        self.value = _linear(head, 1, gain=1.0)
+
+    def forward(
+        self, obs: torch.Tensor, mask: torch.Tensor, advice: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits (batch, 55) by action id and values (batch,); ``advice`` is
+        ignored (a stand-alone network)."""
+        del advice
+        canonical, counting, slot_of_card = self.canonical.slots(obs)
+        per_slot = counting[:, : COUNTED_PER_SLOT * NUM_CARD_TYPES]
+        per_slot = per_slot.reshape(-1, COUNTED_PER_SLOT, NUM_CARD_TYPES)
+        slots = torch.cat([canonical, per_slot], dim=1).transpose(1, 2)  # (batch, 54, f)
+        sums = counting[:, COUNTED_PER_SLOT * NUM_CARD_TYPES :]
+        context = self.context(torch.cat([obs[:, self.canonical.rest], sums], dim=1))
+        tokens = self.embed(slots) + self.slot_embedding + context[:, None, :]
+        trump = canonical[:, TRUMP_CARDS_CHUNK] > 0.5
+        suits = Suits.of(torch.where(trump, NUM_SUITS, self.suit_of_slot))
+        for block in self.blocks:
+            tokens = block(tokens, suits)
+        pooled = torch.cat([tokens.mean(1), tokens.amax(1), context], dim=1)
+        summary = self.summary(pooled)
+        by_slot = self.card_logit(tokens).squeeze(-1)  # (batch, 54) by slot
+        logits = torch.cat([by_slot.gather(1, slot_of_card), self.commit_logit(summary)], dim=1)
+        logits = logits.masked_fill(mask == 0, MASKED_LOGIT)
+        return logits, self.value(summary).squeeze(-1)

@@ -1,0 +1,90 @@
+"""Distillation on the student's own states (train.dagger): labels, exact resume, the
+student it makes, and the config's checks."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import load_agent
+from agents.policy_file import load_checkpoint
+from train.config import config_from_dict, load_config
+from train.dagger import Labels, RoundSpec, label_part, load_labels, make_round, round_folder
+from train.ppo import train
+
+from .helpers import same_weights, tiny
+
+DAGGER = [
+    "network=cards",
+    "card_width=8",
+    "card_blocks=1",
+    "bc_steps=0",
+    "dagger_rounds=2",
+    "dagger_parts_per_round=2",
+    "dagger_hands_per_part=1",
+    "dagger_decks={1: 1.0, 3: 1.0}",
+    "start=mid_match",
+    "num_workers=0",
+    "total_steps=600",
+]
+
+
+def test_round_zero_labels_are_the_teachers_own_play():
+    spec = RoundSpec("models/full-v4", None, None, {1: 1.0}, {}, 1, 0.0, 0)
+    labels = Labels.from_arrays(label_part(spec, 0))
+    assert len(labels) > 50
+    targets = labels.targets.astype(np.float32)
+    assert np.allclose(targets.sum(1), 1.0, atol=1e-2)
+    assert (targets[labels.masks == 0] == 0).all()  # no weight on an illegal action
+    assert set(np.unique(labels.returns)) <= {float(r) for r in range(-6, 7)}
+    assert Labels.from_arrays(label_part(spec, 0)).obs.tobytes() == labels.obs.tobytes()
+
+
+def test_a_distilled_run_resumes_exactly_and_plays(tmp_path):
+    whole = train(tiny(tmp_path / "a", *DAGGER))
+    first = train(tiny(tmp_path / "b", *DAGGER), max_seconds=0)  # stops after round 1
+    data = load_checkpoint(first / "checkpoint.pt")
+    assert data["dagger_round"] == 1 and data["update"] == 0
+    resumed = train(resume=first / "checkpoint.pt")
+    a, b = load_checkpoint(whole / "checkpoint.pt"), load_checkpoint(resumed / "checkpoint.pt")
+    assert a["dagger_round"] == b["dagger_round"] == 2
+    assert same_weights(a["model"], b["model"]) and a["update"] == b["update"] > 0
+    assert (whole / "distilled" / "policy.pt").exists()
+    agent = load_agent(f"ppo:{whole / 'distilled'}")
+    assert not agent.net.advised
+
+
+def test_a_round_whose_labels_are_gone_is_labelled_again_the_same(tmp_path):
+    run = train(tiny(tmp_path, *DAGGER), max_seconds=0)  # round 1 of 2
+    run = train(resume=run / "checkpoint.pt", max_seconds=0)  # round 2, then it stops
+    data = load_checkpoint(run / "checkpoint.pt")
+    assert data["dagger_round"] == 2 and data["update"] == 0
+    config, students = config_from_dict(data["config"]), data["dagger_students"]
+    assert students[0] is None and students[1] is not None  # round 1: the student plays
+    folder = round_folder(run, 1)
+    before = load_labels(folder, config.dagger_parts_per_round)
+    for part in folder.iterdir():
+        part.unlink()
+    again = make_round(run, config, 1, students[1])
+    assert again.obs.tobytes() == before.obs.tobytes()
+    assert again.targets.tobytes() == before.targets.tobytes()
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ("dagger_decks={4: 1.0}", "dagger_decks must map deck counts 1, 2 or 3"),
+        ("dagger_teacher_share=1.5", "dagger_teacher_share must be in"),
+        ("dagger_rounds=-1", "dagger_rounds must be >= 0"),
+        ("start=first", "start must be one of"),
+        ("opponents={heuristc: 1.0}", "unknown kind .heuristc.: neither"),
+    ],
+)
+def test_bad_distillation_settings_are_refused(override, message):
+    with pytest.raises(ValueError, match=message):
+        load_config(None, [override])
+
+
+def test_a_stand_alone_network_refuses_advice(tmp_path: Path):
+    with pytest.raises(ValueError, match="stand-alone"):
+        load_config(None, ["network=cards", "advice=true"])

@@ -1,0 +1,302 @@
+"""Distillation on the student's own states (DAgger): a stand-alone student learns a
+teacher policy (an advised one, ``models/full-v4``, which runs the heuristic at play time)
+where the student itself goes, so it learns to recover from its own mistakes.
+
+Round 0 the teacher plays every seat; in later rounds the student plays (its most likely
+action, or the teacher's with probability ``dagger_teacher_share``). In every state the
+teacher's action distribution is the label (soft targets: the whole distribution, not only
+its choice), and the seat's hand reward the value target. Hands are drawn as in real
+matches (``start: mid_match``), with the deck count drawn per hand from ``dagger_decks``.
+After each round the student is fitted to every round's labels so far. Each round's labels
+are kept in parts (:mod:`train.parts`), so an interrupted round resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import functools
+import resource
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.advice import HeuristicAdvice
+from agents.masked_policy import MaskedPolicy
+from agents.network import make_network, network_from_checkpoint
+from agents.policy_file import load_checkpoint, policy_path
+from shengji_env.env import raw_env
+
+from . import parts as parts_io
+from .config import TrainConfig
+from .parts import Arrays, Columns
+
+PART_SEED = 7_000_003  # hand seeds of a round's part p: round * 10**9 + p * PART_SEED + i
+
+
+@dataclass
+class Labels(Columns):
+    """States the student met with the teacher's action distribution in each."""
+
+    obs: np.ndarray  # float16 [n, OBS_SIZE]
+    masks: np.ndarray  # int8 [n, 55]
+    targets: np.ndarray  # float16 [n, 55]: the teacher's probabilities
+    returns: np.ndarray  # float32 [n]: the seat's reward for the hand
+
+
+@dataclass(frozen=True)
+class RoundSpec:
+    """What a label worker needs for one round (picklable)."""
+
+    teacher: str
+    student_config: dict[str, Any] | None  # None: the teacher plays (round 0)
+    student_weights: dict[str, torch.Tensor] | None
+    decks: dict[int, float]
+    rules: dict[str, Any]
+    hands_per_part: int
+    teacher_share: float
+    round: int
+
+
+class Teacher:
+    """The teacher's masked action probabilities in a state (advice computed if it is
+    advised)."""
+
+    def __init__(self, path: str) -> None:
+        self.net = network_from_checkpoint(load_checkpoint(policy_path(path)), path)
+        self.net.eval()
+        self.advice = HeuristicAdvice() if self.net.advised else None
+
+    @torch.no_grad()
+    def probabilities(self, observed: dict[str, np.ndarray], info: dict[str, Any]) -> np.ndarray:
+        obs = torch.from_numpy(observed["observation"])[None]
+        mask = torch.from_numpy(observed["action_mask"])[None]
+        advice = None
+        if self.advice is not None:
+            advice = torch.tensor([self.advice.next_action(observed, info)])
+        logits, _ = self.net(obs, mask, advice)
+        return torch.softmax(logits[0], -1).numpy()
+
+
+def _student(spec: RoundSpec) -> MaskedPolicy | None:
+    if spec.student_config is None or spec.student_weights is None:
+        return None
+    net = make_network(spec.student_config)
+    net.load_state_dict(spec.student_weights)
+    net.eval()
+    return net
+
+
+def label_part(spec: RoundSpec, part: int) -> Arrays:
+    """Part ``part`` of round ``spec.round``: ``hands_per_part`` hands, every state labelled."""
+    torch.set_num_threads(1)
+    teacher, student = Teacher(spec.teacher), _student(spec)
+    rng = np.random.default_rng([spec.round, part])
+    decks, weights = zip(*sorted(spec.decks.items()), strict=True)
+    share = np.array(weights, dtype=np.float64) / sum(weights)
+    envs = {d: raw_env(decks=d, start="mid_match", **spec.rules) for d in decks}
+    rows: list[Labels] = []
+    for hand in range(spec.hands_per_part):
+        env = envs[int(rng.choice(decks, p=share))]
+        seed = spec.round * 10**9 + part * PART_SEED + hand
+        rows.append(_label_hand(env, teacher, student, spec.teacher_share, seed, rng))
+    return Labels.concatenate(rows).arrays()
+
+
+@torch.no_grad()
+def _label_hand(
+    env: Any,
+    teacher: Teacher,
+    student: MaskedPolicy | None,
+    teacher_share: float,
+    seed: int,
+    rng: np.random.Generator,
+) -> Labels:
+    env.reset(seed=seed)
+    obs, masks, targets, seats = [], [], [], []
+    totals = [0.0] * 4
+    for name in env.agent_iter():
+        seat = env.possible_agents.index(name)
+        observed, reward, terminated, truncated, info = env.last()
+        totals[seat] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        probs = teacher.probabilities(observed, info)
+        action = int(probs.argmax())
+        if student is not None and rng.random() >= teacher_share:
+            logits, _ = student(
+                torch.from_numpy(observed["observation"])[None],
+                torch.from_numpy(observed["action_mask"])[None],
+            )
+            action = int(logits.argmax())
+        obs.append(observed["observation"].astype(np.float16))
+        masks.append(observed["action_mask"].astype(np.int8))
+        targets.append(probs.astype(np.float16))
+        seats.append(seat)
+        env.step(action)
+    return Labels(
+        np.array(obs),
+        np.array(masks),
+        np.array(targets),
+        np.array([totals[seat] for seat in seats], dtype=np.float32),
+    )
+
+
+def round_folder(run_dir: Path, round_number: int) -> Path:
+    return run_dir / "dagger" / f"round-{round_number:02d}"
+
+
+def make_round(
+    run_dir: Path,
+    config: TrainConfig,
+    round_number: int,
+    student_weights: dict[str, torch.Tensor] | None,
+) -> Labels:
+    """Round ``round_number``'s labels (the missing parts made by the workers), the
+    student playing with ``student_weights`` (``None``: the teacher plays)."""
+    spec = RoundSpec(
+        teacher=config.dagger_teacher,
+        student_config=None if student_weights is None else config.to_dict(),
+        student_weights=student_weights,
+        decks={int(k): float(v) for k, v in config.dagger_decks.items()},
+        rules=config.rules,
+        hands_per_part=config.dagger_hands_per_part,
+        teacher_share=config.dagger_teacher_share,
+        round=round_number,
+    )
+    folder = round_folder(run_dir, round_number)
+    count = config.dagger_parts_per_round
+    parts_io.make_parts(folder, count, functools.partial(label_part, spec), config.num_workers)
+    return load_labels(folder, count)
+
+
+def load_labels(folder: Path, count: int) -> Labels:
+    """Parts 0 .. ``count``-1 of a round's folder.
+
+    Raises:
+        ValueError: a part is missing, unreadable or not a DAgger label part.
+    """
+    parts = []
+    for index, arrays in enumerate(parts_io.read_parts(folder, count)):
+        try:
+            parts.append(Labels.from_arrays(arrays))
+        except KeyError as error:
+            raise ValueError(
+                f"{folder}: part {index} is not a DAgger label part ({error})"
+            ) from None
+    return Labels.concatenate(parts)
+
+
+def distillation_losses(
+    net: MaskedPolicy, data: Labels, index: np.ndarray
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Cross-entropy to the teacher's distribution, value MSE, and per sample whether the
+    student's top action is the teacher's."""
+    obs = torch.from_numpy(data.obs[index].astype(np.float32))
+    logits, values = net(obs, torch.from_numpy(data.masks[index]))
+    targets = torch.from_numpy(data.targets[index].astype(np.float32))
+    log_probs = torch.log_softmax(logits, -1).clamp(min=-30.0)
+    cross_entropy = -(targets * log_probs).sum(-1).mean()
+    value_error = nn.functional.mse_loss(values, torch.from_numpy(data.returns[index]))
+    agree = logits.argmax(-1) == targets.argmax(-1)
+    return cross_entropy, value_error, agree
+
+
+def fit(
+    net: MaskedPolicy,
+    optimizer: torch.optim.Optimizer,
+    data: Labels,
+    config: TrainConfig,
+    rng: np.random.Generator,
+) -> None:
+    """``dagger_epochs`` passes over ``data`` (the learning rate falling linearly to 0)."""
+    size = config.bc_minibatch_size
+    steps = config.dagger_epochs * -(-len(data) // size)
+    for group in optimizer.param_groups:
+        group["lr"] = config.bc_learning_rate
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0 - step / steps)
+    for _ in range(config.dagger_epochs):
+        order = rng.permutation(len(data))
+        for start in range(0, len(order), size):
+            cross_entropy, value_error, _ = distillation_losses(
+                net, data, order[start : start + size]
+            )
+            loss = cross_entropy + config.vf_coef * value_error
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), config.max_grad_norm)
+            optimizer.step()
+            schedule.step()
+
+
+@torch.no_grad()
+def score(net: MaskedPolicy, data: Labels) -> dict[str, float]:
+    """Cross-entropy, value error and agreement with the teacher's choice on ``data``."""
+    totals = np.zeros(3)
+    for start in range(0, len(data), 4096):
+        index = np.arange(start, min(len(data), start + 4096))
+        cross_entropy, value_error, agree = distillation_losses(net, data, index)
+        totals += [
+            float(cross_entropy) * len(index),
+            float(value_error) * len(index),
+            float(agree.sum()),
+        ]
+    cross_entropy, value_error, agreement = totals / max(1, len(data))
+    return {
+        "dagger/cross_entropy": cross_entropy,
+        "dagger/value_mse": value_error,
+        "dagger/agreement": agreement,
+    }
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished children (the label workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def run_round(
+    run_dir: Path,
+    config: TrainConfig,
+    students: list[dict[str, torch.Tensor] | None],
+    net: MaskedPolicy,
+    optimizer: torch.optim.Optimizer,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """Label the next round on the student's states, score the student on them (before it
+    learns them: how well it does where it goes), then fit every round so far.
+
+    ``students`` holds the student's weights at the start of each earlier round (``None``
+    for round 0, where the teacher plays) and gets this round's appended: labels are a
+    cache, and a round whose parts are gone (another machine) is labelled again the same."""
+    started, cpu = time.perf_counter(), cpu_seconds()
+    round_number = len(students)
+    playing = round_number > 0
+    students.append(
+        {k: v.detach().clone() for k, v in net.state_dict().items()} if playing else None
+    )
+    rounds = [make_round(run_dir, config, r, weights) for r, weights in enumerate(students)]
+    fresh = rounds[-1]
+    stats = score(net, fresh) if playing else {}
+    fit(net, optimizer, Labels.concatenate(rounds), config, rng)
+    stats.update({f"{k}_after": v for k, v in score(net, fresh).items()})
+    stats["dagger/samples"] = float(sum(len(r) for r in rounds))
+    stats["dagger/seconds"] = time.perf_counter() - started
+    stats["dagger/cpu_seconds"] = cpu_seconds() - cpu
+    return stats
+
+
+def summary(done: int, stats: dict[str, float]) -> str:
+    """One line on a finished round, for the progress display."""
+    before = stats.get("dagger/agreement")
+    where = f"agreement on its own states {before:.1%} before, " if before is not None else ""
+    return (
+        f"distillation round {done} done: {stats['dagger/samples']:,.0f} samples, {where}"
+        f"{stats['dagger/agreement_after']:.1%} after; {stats['dagger/cpu_seconds'] / 60:.1f} "
+        "CPU-minutes"
+    )
