@@ -88,3 +88,27 @@ def test_bad_distillation_settings_are_refused(override, message):
 def test_a_stand_alone_network_refuses_advice(tmp_path: Path):
     with pytest.raises(ValueError, match="stand-alone"):
         load_config(None, ["network=cards", "advice=true"])
+
+
+def test_the_standalone_recipe_runs_end_to_end_in_miniature(tmp_path):
+    recipe = Path(__file__).parents[2] / "configs" / "standalone.yaml"
+    config = load_config(
+        recipe,
+        [
+            f"run_dir={tmp_path}",
+            "card_width=8",
+            "dagger_rounds=2",
+            "dagger_parts_per_round=2",
+            "dagger_hands_per_part=1",
+            "total_steps=400",
+            "steps_per_update=200",
+            "envs_per_worker=2",
+            "num_workers=0",
+            "eval_every=0",
+        ],
+    )
+    run = train(config)
+    data = load_checkpoint(run / "checkpoint.pt")
+    assert data["dagger_round"] == 2 and data["global_step"] >= 400
+    assert data["config"]["network"] == "cards" and not data["config"]["advice"]
+    assert load_agent(f"ppo:{run / 'checkpoint.pt'}").net.advised is False
