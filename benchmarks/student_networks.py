@@ -1,14 +1,15 @@
-"""Which stand-alone network learns the teacher best: the same teacher-played labels
-(:mod:`train.dagger` round 0, 2 decks, ``start: mid_match``), the same passes, held-out
-agreement with the teacher's choice and cross-entropy to its distribution.
+"""Which stand-alone network learns the teacher best: the same DAgger labels (a run's
+rounds, :mod:`train.dagger`), the same passes; scored on held-out parts of a later round
+(states a student reached) by agreement with the teacher's choice, the teacher's
+probability of the student's choice, and cross-entropy, per decision kind.
 
-    python benchmarks/student_networks.py --parts 8 --hands 25 --epochs 3
+    python benchmarks/student_networks.py --run checkpoints/standalone --train-rounds 0 1 \
+        --held-out-round 2 --epochs 2
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import time
 from pathlib import Path
 
@@ -16,54 +17,79 @@ import numpy as np
 import torch
 
 from agents.network import make_network
-from train import parts as parts_io
+from shengji_env.encoding import OBS_LAYOUT
 from train.config import TrainConfig
-from train.dagger import Labels, RoundSpec, fit, label_part, load_labels, score
+from train.dagger import Labels, fit, load_labels, round_folder, score
 
 NETWORKS = {
     "mlp counting 512x256": {"network": "counting", "hidden_sizes": [512, 256]},
-    "cards 48x2": {"network": "cards", "card_width": 48, "card_blocks": 2},
     "cards 64x2": {"network": "cards", "card_width": 64, "card_blocks": 2},
 }
+KINDS = ("bid", "bury", "lead", "follow")
+
+
+def held_out(folder: Path, parts: int) -> Labels:
+    """The last ``parts`` parts of a round."""
+    paths = sorted(folder.glob("part-*[0-9].npz"))[-parts:]
+    return Labels.concatenate([Labels.from_arrays(np.load(path)) for path in paths])
+
+
+@torch.no_grad()
+def by_kind(net: torch.nn.Module, data: Labels) -> str:
+    """Agreement and the teacher's probability of the student's pick, per decision kind."""
+    picks = []
+    for start in range(0, len(data), 4096):
+        obs = torch.from_numpy(data.obs[start : start + 4096].astype(np.float32))
+        logits, _ = net(obs, torch.from_numpy(data.masks[start : start + 4096]))
+        picks.append(logits.argmax(-1).numpy())
+    pick = np.concatenate(picks)
+    targets = data.targets.astype(np.float32)
+    kind = data.obs[:, OBS_LAYOUT["phase"]].astype(np.float32).argmax(1)
+    mass = targets[np.arange(len(pick)), pick]
+    agree = pick == targets.argmax(1)
+    return ", ".join(
+        f"{name} {agree[kind == k].mean():.1%} ({mass[kind == k].mean():.2f})"
+        for k, name in enumerate(KINDS)
+        if (kind == k).any()
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--parts", type=int, default=8)
-    parser.add_argument("--hands", type=int, default=25)
-    parser.add_argument("--epochs", type=int, default=3)
-    parser.add_argument("--folder", type=Path, default=Path("runs/student-networks"))
-    parser.add_argument("--teacher", default="models/full-v4")
+    parser.add_argument("--run", type=Path, default=Path("checkpoints/standalone"))
+    parser.add_argument("--train-rounds", type=int, nargs="+", default=[0, 1])
+    parser.add_argument("--held-out-round", type=int, default=2)
+    parser.add_argument("--held-out-parts", type=int, default=5)
+    parser.add_argument("--epochs", type=int, nargs="+", default=[2], help="passes (each a fit)")
+    parser.add_argument("--train-samples", type=int, default=0, help="the first N only (0: all)")
+    parser.add_argument("--networks", nargs="*", default=list(NETWORKS))
     args = parser.parse_args()
-    spec = RoundSpec(args.teacher, None, None, {2: 1.0}, {}, args.hands, 0.0, 0)
-    parts_io.make_parts(args.folder, args.parts + 1, functools.partial(label_part, spec), 2)
-    data = load_labels(args.folder, args.parts + 1)
-    held_out_start = len(data) - len(load_labels_part(args.folder, args.parts))
-    train, held_out = (
-        data.subset(slice(0, held_out_start)),
-        data.subset(slice(held_out_start, None)),
+    train = Labels.concatenate(
+        [load_labels(round_folder(args.run, r), 0) for r in args.train_rounds]
     )
-    print(f"{len(train):,} training samples, {len(held_out):,} held out (the last part)")
+    if args.train_samples:
+        train = train.subset(slice(0, args.train_samples))
+    test = held_out(round_folder(args.run, args.held_out_round), args.held_out_parts)
+    print(f"{len(train):,} training samples (rounds {args.train_rounds}), {len(test):,} held out")
     torch.set_num_threads(2)
-    for name, overrides in NETWORKS.items():
+    for name, epochs in ((name, epochs) for name in args.networks for epochs in args.epochs):
         torch.manual_seed(0)
-        config = TrainConfig(dagger_epochs=args.epochs, **overrides)
+        config = TrainConfig(dagger_epochs=epochs, **NETWORKS[name])
         net = make_network(config.to_dict())
         optimizer = torch.optim.Adam(net.parameters(), lr=config.bc_learning_rate)
         started, cpu = time.perf_counter(), time.process_time()
         fit(net, optimizer, train, config, np.random.default_rng(0))
         wall, cpu = time.perf_counter() - started, time.process_time() - cpu
-        scores = score(net, held_out)
+        scores = score(net, test)
+        fitted = score(net, train.subset(slice(0, len(test))))["dagger/agreement"]
         print(
-            f"{name}: agreement {scores['dagger/agreement']:.1%}, cross-entropy "
-            f"{scores['dagger/cross_entropy']:.3f}, value MSE {scores['dagger/value_mse']:.2f}; "
-            f"fit {wall:.0f} s wall, {cpu:.0f} s CPU"
+            f"{name}, {epochs} passes: training agreement {fitted:.1%}; held out: agreement "
+            f"{scores['dagger/agreement']:.1%}, cross-entropy "
+            f"{scores['dagger/cross_entropy']:.3f}; by kind (teacher's p of the pick): "
+            f"{by_kind(net, test)}; fit {wall:.0f} s wall, {cpu:.0f} s CPU",
+            flush=True,
         )
     return 0
-
-
-def load_labels_part(folder: Path, part: int) -> Labels:
-    return Labels.from_arrays(parts_io.read_parts(folder, part + 1)[part])
 
 
 if __name__ == "__main__":

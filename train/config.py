@@ -171,6 +171,8 @@ class TrainConfig:
     """In rounds after the first, the share of decisions the teacher plays, not the student."""
     dagger_epochs: int = 2
     """Passes over every round's labels after each round."""
+    dagger_bid_share: float = 1.0
+    """The share of the bid decisions (a third of the states, learnt first) each pass uses."""
     eval_every: int = 10
     """Updates between arena evaluations against the baselines (0: never)."""
     eval_deals: int = 20
@@ -244,6 +246,8 @@ class TrainConfig:
             raise ValueError("dagger_rounds must be >= 0 and dagger_parts_per_round >= 1")
         if self.dagger_hands_per_part < 1 or self.dagger_epochs < 1:
             raise ValueError("dagger_hands_per_part and dagger_epochs must be >= 1")
+        if not 0.0 <= self.dagger_bid_share <= 1.0:
+            raise ValueError(f"dagger_bid_share must be in [0, 1], got {self.dagger_bid_share}")
         if not 0.0 <= self.dagger_teacher_share <= 1.0:
             raise ValueError(
                 f"dagger_teacher_share must be in [0, 1], got {self.dagger_teacher_share}"

@@ -28,12 +28,15 @@ from agents.advice import HeuristicAdvice
 from agents.masked_policy import MaskedPolicy
 from agents.network import make_network, network_from_checkpoint
 from agents.policy_file import load_checkpoint, policy_path
+from shengji_env.actions import DecisionKind
+from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
 from shengji_env.env import raw_env
 
 from . import parts as parts_io
 from .config import TrainConfig
 from .parts import Arrays, Columns
 
+BID_COLUMN = OBS_LAYOUT["phase"].start + PHASE_SLOTS[DecisionKind.BID]
 PART_SEED = 7_000_003  # hand seeds of a round's part p: round * 10**9 + p * PART_SEED + i
 
 
@@ -213,14 +216,20 @@ def fit(
     config: TrainConfig,
     rng: np.random.Generator,
 ) -> None:
-    """``dagger_epochs`` passes over ``data`` (the learning rate falling linearly to 0)."""
+    """``dagger_epochs`` passes over ``data`` (the learning rate falling linearly to 0),
+    each pass with a fresh ``dagger_bid_share`` of the bid decisions (a third of all states,
+    and learnt first) and every other state."""
     size = config.bc_minibatch_size
-    steps = config.dagger_epochs * -(-len(data) // size)
+    is_bid = data.obs[:, BID_COLUMN] > 0.5
+    bids, others = np.flatnonzero(is_bid), np.flatnonzero(~is_bid)
+    kept_bids = round(len(bids) * config.dagger_bid_share)
+    steps = config.dagger_epochs * -(-(len(others) + kept_bids) // size)
     for group in optimizer.param_groups:
         group["lr"] = config.bc_learning_rate
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0 - step / steps)
     for _ in range(config.dagger_epochs):
-        order = rng.permutation(len(data))
+        rows = np.concatenate([others, rng.choice(bids, kept_bids, replace=False)])
+        order = rng.permutation(rows)
         for start in range(0, len(order), size):
             cross_entropy, value_error, _ = distillation_losses(
                 net, data, order[start : start + size]
