@@ -171,6 +171,9 @@ class TrainConfig:
     """In rounds after the first, the share of decisions the teacher plays, not the student."""
     dagger_epochs: int = 2
     """Passes over every round's labels after each round."""
+    dagger_heuristic_bids: bool = False
+    """Label bid decisions by HeuristicAgent, not the teacher (``full-v4`` learnt to avoid
+    declaring in first hands of matches, which loses inside matches)."""
     dagger_bid_share: float = 1.0
     """The share of the bid decisions (a third of the states, learnt first) each pass uses."""
     eval_every: int = 10

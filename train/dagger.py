@@ -28,7 +28,7 @@ from agents.advice import HeuristicAdvice
 from agents.masked_policy import MaskedPolicy
 from agents.network import make_network, network_from_checkpoint
 from agents.policy_file import load_checkpoint, policy_path
-from shengji_env.actions import DecisionKind
+from shengji_env.actions import NUM_ACTIONS, DecisionKind
 from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
 from shengji_env.env import raw_env
 
@@ -62,24 +62,28 @@ class RoundSpec:
     hands_per_part: int
     teacher_share: float
     round: int
+    heuristic_bids: bool = False
 
 
 class Teacher:
     """The teacher's masked action probabilities in a state (advice computed if it is
-    advised)."""
+    advised). With ``heuristic_bids`` a bid decision is labelled by HeuristicAgent instead
+    (all its probability on the heuristic's action)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, heuristic_bids: bool = False) -> None:
         self.net = network_from_checkpoint(load_checkpoint(policy_path(path)), path)
         self.net.eval()
-        self.advice = HeuristicAdvice() if self.net.advised else None
+        self.heuristic_bids = heuristic_bids
+        self.advice = HeuristicAdvice() if self.net.advised or heuristic_bids else None
 
     @torch.no_grad()
     def probabilities(self, observed: dict[str, np.ndarray], info: dict[str, Any]) -> np.ndarray:
         obs = torch.from_numpy(observed["observation"])[None]
         mask = torch.from_numpy(observed["action_mask"])[None]
-        advice = None
-        if self.advice is not None:
-            advice = torch.tensor([self.advice.next_action(observed, info)])
+        advised = None if self.advice is None else self.advice.next_action(observed, info)
+        if self.heuristic_bids and observed["observation"][BID_COLUMN] > 0.5 and advised >= 0:
+            return np.eye(NUM_ACTIONS, dtype=np.float32)[advised]
+        advice = torch.tensor([advised]) if self.net.advised else None
         logits, _ = self.net(obs, mask, advice)
         return torch.softmax(logits[0], -1).numpy()
 
@@ -96,7 +100,7 @@ def _student(spec: RoundSpec) -> MaskedPolicy | None:
 def label_part(spec: RoundSpec, part: int) -> Arrays:
     """Part ``part`` of round ``spec.round``: ``hands_per_part`` hands, every state labelled."""
     torch.set_num_threads(1)
-    teacher, student = Teacher(spec.teacher), _student(spec)
+    teacher, student = Teacher(spec.teacher, spec.heuristic_bids), _student(spec)
     rng = np.random.default_rng([spec.round, part])
     decks, weights = zip(*sorted(spec.decks.items()), strict=True)
     share = np.array(weights, dtype=np.float64) / sum(weights)
@@ -170,6 +174,7 @@ def make_round(
         hands_per_part=config.dagger_hands_per_part,
         teacher_share=config.dagger_teacher_share,
         round=round_number,
+        heuristic_bids=config.dagger_heuristic_bids,
     )
     folder = round_folder(run_dir, round_number)
     count = config.dagger_parts_per_round

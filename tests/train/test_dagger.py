@@ -8,8 +8,17 @@ import pytest
 
 from agents import load_agent
 from agents.policy_file import load_checkpoint
+from shengji_env.actions import COMMIT
 from train.config import config_from_dict, load_config
-from train.dagger import Labels, RoundSpec, label_part, load_labels, make_round, round_folder
+from train.dagger import (
+    BID_COLUMN,
+    Labels,
+    RoundSpec,
+    label_part,
+    load_labels,
+    make_round,
+    round_folder,
+)
 from train.ppo import train
 
 from .helpers import same_weights, tiny
@@ -112,3 +121,14 @@ def test_the_standalone_recipe_runs_end_to_end_in_miniature(tmp_path):
     assert data["dagger_round"] == 2 and data["global_step"] >= 400
     assert data["config"]["network"] == "cards" and not data["config"]["advice"]
     assert load_agent(f"ppo:{run / 'checkpoint.pt'}").net.advised is False
+
+
+def test_heuristic_bids_label_every_bid_by_the_heuristic():
+    spec = RoundSpec("models/full-v4", None, None, {2: 1.0}, {}, 2, 0.0, 0, heuristic_bids=True)
+    labels = Labels.from_arrays(label_part(spec, 0))
+    bidding = labels.obs[:, BID_COLUMN] > 0.5
+    targets = labels.targets[bidding].astype(np.float32)
+    assert bidding.any() and (targets.max(1) == 1.0).all()  # one-hot: the heuristic's action
+    assert (targets.argmax(1) != COMMIT).any()  # it declares (the teacher alone rarely does)
+    others = labels.targets[~bidding].astype(np.float32)
+    assert (others.max(1) < 1.0).any()  # the other decisions keep the teacher's distribution
