@@ -20,6 +20,7 @@ from agents.network import PolicyNet
 from . import distill
 from .config import TrainConfig
 from .demonstrations import Demonstrations, collect_demonstrations
+from .fitting import fit_passes
 
 VALIDATION_SHARE = 0.05
 
@@ -58,19 +59,13 @@ def behaviour_clone(
     data = demonstrations_to_clone(config)
     validation, training = _split(len(data))
     optimizer = torch.optim.Adam(net.parameters(), lr=config.bc_learning_rate)
-    steps = config.bc_epochs * -(-len(training) // config.bc_minibatch_size)
-    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0 - step / steps)
-    for _ in range(config.bc_epochs):
-        shuffled = rng.permutation(training)
-        for start in range(0, len(shuffled), config.bc_minibatch_size):
-            index = shuffled[start : start + config.bc_minibatch_size]
-            cross_entropy, value_error, _, _ = _losses(net, data, index)
-            loss = cross_entropy + config.vf_coef * value_error
-            optimizer.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), config.max_grad_norm)
-            optimizer.step()
-            schedule.step()
+
+    def loss_of(rows: np.ndarray) -> torch.Tensor:
+        cross_entropy, value_error, _, _ = _losses(net, data, rows)
+        return cross_entropy + config.vf_coef * value_error
+
+    passes = [rng.permutation(training) for _ in range(config.bc_epochs)]
+    fit_passes(net, optimizer, passes, config.bc_minibatch_size, loss_of, config.max_grad_norm)
     return evaluate_clone(net, data, validation)
 
 

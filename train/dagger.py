@@ -27,6 +27,7 @@ from torch import nn
 from agents.advice import HeuristicAdvice
 from agents.masked_policy import MaskedPolicy
 from agents.network import make_network, network_from_checkpoint
+from agents.play import play_hand
 from agents.policy_file import load_checkpoint, policy_path
 from shengji_env.actions import NUM_ACTIONS, DecisionKind
 from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
@@ -34,6 +35,7 @@ from shengji_env.env import raw_env
 
 from . import parts as parts_io
 from .config import TrainConfig
+from .fitting import fit_passes
 from .parts import Arrays, Columns
 
 BID_COLUMN = OBS_LAYOUT["phase"].start + PHASE_SLOTS[DecisionKind.BID]
@@ -100,8 +102,9 @@ def _student(spec: RoundSpec) -> MaskedPolicy | None:
 def label_part(spec: RoundSpec, part: int) -> Arrays:
     """Part ``part`` of round ``spec.round``: ``hands_per_part`` hands, every state labelled."""
     torch.set_num_threads(1)
-    teacher, student = Teacher(spec.teacher, spec.heuristic_bids), _student(spec)
+    teacher = Teacher(spec.teacher, spec.heuristic_bids)
     rng = np.random.default_rng([spec.round, part])
+    labeller = _Labeller(teacher, _student(spec), spec.teacher_share, rng)
     decks, weights = zip(*sorted(spec.decks.items()), strict=True)
     share = np.array(weights, dtype=np.float64) / sum(weights)
     envs = {d: raw_env(decks=d, start="mid_match", **spec.rules) for d in decks}
@@ -109,46 +112,50 @@ def label_part(spec: RoundSpec, part: int) -> Arrays:
     for hand in range(spec.hands_per_part):
         env = envs[int(rng.choice(decks, p=share))]
         seed = spec.round * 10**9 + part * PART_SEED + hand
-        rows.append(_label_hand(env, teacher, student, spec.teacher_share, seed, rng))
+        rows.append(_label_hand(env, labeller, seed))
     return Labels.concatenate(rows).arrays()
 
 
-@torch.no_grad()
-def _label_hand(
-    env: Any,
-    teacher: Teacher,
-    student: MaskedPolicy | None,
-    teacher_share: float,
-    seed: int,
-    rng: np.random.Generator,
-) -> Labels:
-    env.reset(seed=seed)
-    obs, masks, targets, seats = [], [], [], []
-    totals = [0.0] * 4
-    for name in env.agent_iter():
-        seat = env.possible_agents.index(name)
-        observed, reward, terminated, truncated, info = env.last()
-        totals[seat] += reward
-        if terminated or truncated:
-            env.step(None)
-            continue
-        probs = teacher.probabilities(observed, info)
-        action = int(probs.argmax())
-        if student is not None and rng.random() >= teacher_share:
-            logits, _ = student(
-                torch.from_numpy(observed["observation"])[None],
-                torch.from_numpy(observed["action_mask"])[None],
-            )
-            action = int(logits.argmax())
-        obs.append(observed["observation"].astype(np.float16))
-        masks.append(observed["action_mask"].astype(np.int8))
-        targets.append(probs.astype(np.float16))
-        seats.append(seat)
-        env.step(action)
+class _Labeller:
+    """Plays every seat of a hand — the student's choice, or the teacher's in round 0 and in
+    a ``teacher_share`` of the decisions — and keeps the teacher's label of each state."""
+
+    def __init__(
+        self,
+        teacher: Teacher,
+        student: MaskedPolicy | None,
+        teacher_share: float,
+        rng: np.random.Generator,
+    ) -> None:
+        self.teacher, self.student = teacher, student
+        self.teacher_share, self.rng = teacher_share, rng
+        self.rows: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
+        self._probs = np.zeros(0)
+
+    @torch.no_grad()
+    def act(self, observed: dict[str, np.ndarray], info: dict[str, Any]) -> int:
+        self._probs = self.teacher.probabilities(observed, info)
+        if self.student is None or self.rng.random() < self.teacher_share:
+            return int(self._probs.argmax())
+        logits, _ = self.student(
+            torch.from_numpy(observed["observation"])[None],
+            torch.from_numpy(observed["action_mask"])[None],
+        )
+        return int(logits.argmax())
+
+    def record(self, seat: int, observed: dict[str, np.ndarray], _: Any, __: int) -> None:
+        obs = observed["observation"].astype(np.float16)
+        self.rows.append((seat, obs, observed["action_mask"].astype(np.int8), self._probs))
+
+
+def _label_hand(env: Any, labeller: _Labeller, seed: int) -> Labels:
+    labeller.rows = []
+    totals = play_hand(env, [labeller] * 4, seed, labeller.record)
+    seats, obs, masks, targets = zip(*labeller.rows, strict=True)
     return Labels(
         np.array(obs),
         np.array(masks),
-        np.array(targets),
+        np.array(targets, dtype=np.float16),
         np.array([totals[seat] for seat in seats], dtype=np.float32),
     )
 
@@ -224,27 +231,21 @@ def fit(
     """``dagger_epochs`` passes over ``data`` (the learning rate falling linearly to 0),
     each pass with a fresh ``dagger_bid_share`` of the bid decisions (a third of all states,
     and learnt first) and every other state."""
-    size = config.bc_minibatch_size
     is_bid = data.obs[:, BID_COLUMN] > 0.5
     bids, others = np.flatnonzero(is_bid), np.flatnonzero(~is_bid)
     kept_bids = round(len(bids) * config.dagger_bid_share)
-    steps = config.dagger_epochs * -(-(len(others) + kept_bids) // size)
     for group in optimizer.param_groups:
         group["lr"] = config.bc_learning_rate
-    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0 - step / steps)
-    for _ in range(config.dagger_epochs):
-        rows = np.concatenate([others, rng.choice(bids, kept_bids, replace=False)])
-        order = rng.permutation(rows)
-        for start in range(0, len(order), size):
-            cross_entropy, value_error, _ = distillation_losses(
-                net, data, order[start : start + size]
-            )
-            loss = cross_entropy + config.vf_coef * value_error
-            optimizer.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), config.max_grad_norm)
-            optimizer.step()
-            schedule.step()
+
+    def loss_of(rows: np.ndarray) -> torch.Tensor:
+        cross_entropy, value_error, _ = distillation_losses(net, data, rows)
+        return cross_entropy + config.vf_coef * value_error
+
+    passes = [
+        rng.permutation(np.concatenate([others, rng.choice(bids, kept_bids, replace=False)]))
+        for _ in range(config.dagger_epochs)
+    ]
+    fit_passes(net, optimizer, passes, config.bc_minibatch_size, loss_of, config.max_grad_norm)
 
 
 @torch.no_grad()
