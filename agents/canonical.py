@@ -148,14 +148,19 @@ class CardFeatures(nn.Module):
         suit_of_slot = torch.arange(NUM_CARD_TYPES) // PLAIN_SUIT_SLOTS
         self.register_buffer("suit_of_slot", suit_of_slot.clamp(max=NUM_SUITS - 1), False)
 
+    def effective_suits(self, cards: torch.Tensor) -> torch.Tensor:
+        """(batch, chunks, 54) card chunks in slot order -> (batch, 54) each slot's
+        effective suit: its plain suit, or ``NUM_SUITS`` where the card is trump."""
+        trump = cards[:, TRUMP_CARDS_CHUNK] > 0.5
+        return torch.where(trump, NUM_SUITS, self.suit_of_slot.expand_as(trump))
+
     def forward(self, cards: torch.Tensor, burying: torch.Tensor) -> torch.Tensor:
         """``cards``: (batch, chunks, 54) in slot order; ``burying``: (batch,) 1.0 where
         the dealer is choosing the kitty (still in the hand then) -> (batch, CARD_FEATURES)."""
         hand = cards[:, HAND_CHUNK]
         kitty = cards[:, KITTY_CHUNK] * (1.0 - burying[:, None])
         out = (1.0 - cards[:, PLAYED_CHUNKS].sum(1) - hand - kitty).clamp(min=0.0)
-        trump = cards[:, TRUMP_CARDS_CHUNK] > 0.5
-        group = torch.where(trump, NUM_SUITS, self.suit_of_slot.expand_as(hand))
+        group = self.effective_suits(cards)
         order = cards[:, CARD_ORDER_CHUNK]
         beats = (group[:, None, :] == group[:, :, None]) & (order[:, None, :] > order[:, :, None])
         higher_out = (beats.float() @ out[:, :, None]).squeeze(-1)

@@ -23,9 +23,9 @@ from typing import NamedTuple
 import torch
 from torch import nn
 
-from shengji_env.rules.cards import NUM_CARD_TYPES, NUM_SUITS
+from shengji_env.rules.cards import NUM_CARD_TYPES
 
-from .canonical import NUM_GROUPS, PLAIN_SUIT_SLOTS, TRUMP_CARDS_CHUNK, Canonicalize
+from .canonical import NUM_GROUPS, Canonicalize
 from .masked_policy import MASKED_LOGIT, MaskedPolicy
 
 COUNTED_PER_SLOT = 3  # copies out, nothing outstanding beats it, outstanding cards that beat it
@@ -85,8 +85,6 @@ class CardNet(MaskedPolicy):
         self.canonical = Canonicalize()
         chunks = self.canonical.chunks
         context = len(self.canonical.rest) + 2 * NUM_GROUPS
-        suit_of_slot = (torch.arange(NUM_CARD_TYPES) // PLAIN_SUIT_SLOTS).clamp(max=NUM_SUITS - 1)
-        self.register_buffer("suit_of_slot", suit_of_slot, persistent=False)
         self.embed = _linear(chunks + COUNTED_PER_SLOT, width)
         self.slot_embedding = nn.Parameter(torch.zeros(NUM_CARD_TYPES, width))
         self.context = nn.Sequential(_linear(context, width), nn.ReLU())
@@ -109,8 +107,7 @@ class CardNet(MaskedPolicy):
         sums = counting[:, COUNTED_PER_SLOT * NUM_CARD_TYPES :]
         context = self.context(torch.cat([obs[:, self.canonical.rest], sums], dim=1))
         tokens = self.embed(slots) + self.slot_embedding + context[:, None, :]
-        trump = canonical[:, TRUMP_CARDS_CHUNK] > 0.5
-        suits = Suits.of(torch.where(trump, NUM_SUITS, self.suit_of_slot))
+        suits = Suits.of(self.canonical.card_features.effective_suits(canonical))
         for block in self.blocks:
             tokens = block(tokens, suits)
         pooled = torch.cat([tokens.mean(1), tokens.amax(1), context], dim=1)

@@ -117,10 +117,7 @@ def network_from_checkpoint(data: dict, source: object = "checkpoint") -> Masked
     expected = {k: tuple(v.shape) for k, v in net.state_dict().items()}
     found = {k: tuple(v.shape) for k, v in data["model"].items()}
     if found != expected:
-        differing = sorted(
-            k for k in expected.keys() | found.keys() if expected.get(k) != found.get(k)
-        )
-        first = differing[0]
+        first = min(k for k in expected.keys() | found.keys() if expected.get(k) != found.get(k))
         raise ValueError(
             f"{source}: its weights do not fit this version's network ({first}: "
             f"{found.get(first, 'missing')} in the file, {expected.get(first, 'none')} here; "

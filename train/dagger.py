@@ -176,7 +176,7 @@ def make_round(
         teacher=config.dagger_teacher,
         student_config=None if student_weights is None else config.to_dict(),
         student_weights=student_weights,
-        decks={int(k): float(v) for k, v in config.dagger_decks.items()},
+        decks=config.dagger_decks,
         rules=config.rules,
         hands_per_part=config.dagger_hands_per_part,
         teacher_share=config.dagger_teacher_share,

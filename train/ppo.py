@@ -230,16 +230,12 @@ def train(
         for key, value in stats.items():
             writer.add_scalar(key, value, dagger_round)
         announce(on_phase, dagger.summary(dagger_round, stats))
-        if dagger_round == config.dagger_rounds:
+        finished = dagger_round == config.dagger_rounds
+        if finished:  # PPO starts with a fresh optimizer
             optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate, eps=1e-5)
-        save_checkpoint(
-            checkpoint,
-            {
-                **_state(net, optimizer, config, 0, 0, snapshots, rng, dagger_round),
-                "dagger_students": students,
-            },
-        )
-        if dagger_round == config.dagger_rounds:
+        distilled = _state(net, optimizer, config, 0, 0, snapshots, rng, dagger_round)
+        save_checkpoint(checkpoint, {**distilled, "dagger_students": students})
+        if finished:
             save_policy(checkpoint, run_dir / "distilled")  # the student before PPO
         if max_seconds is not None and time.perf_counter() - started_at > max_seconds:
             writer.close()
