@@ -6,16 +6,21 @@ sizes), plays the rest of the hand out with a rule-based bot, and keeps the cand
 the best mean outcome for its team (the attackers' final points, from its side). Bids
 and the bury are left to the heuristic bot. The budget is a number of rollouts per
 decision (reproducible) or, with ``budget``, seconds per decision.
+
+The rollouts run on the compiled core where it is built (its rule bots mirror the Python
+ones card for card, so the decisions are the same), else on the reference engine.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from shengji_env.actions import DecisionKind
+from shengji_env.core import ENGINES, default_engine, require_core, rule_arguments, state_of
 from shengji_env.information import resample as sample_position
-from shengji_env.rules import TRUMP, Game, Phase, card_points, decompose
+from shengji_env.rules import TRUMP, Game, Phase, RuleConfig, card_points, decompose
 from shengji_env.view import SeatView, seat_view
 
 from .greedy import GreedyAgent
@@ -25,6 +30,7 @@ from .planning import PlanningAgent
 
 MAX_CANDIDATES = 6
 ROLLOUT_POLICIES = {"greedy": GreedyAgent, "heuristic": HeuristicAgent}
+CORE_POLICIES = {"heuristic": 0, "greedy": 1}  # the core's rule bots (csrc/bots.hpp)
 T_THRESHOLD = 2.0  # how sure a deviation from the heuristic's choice must be
 
 
@@ -34,6 +40,7 @@ class SearchAgent(PlanningAgent):
     budget: seconds per decision instead of a rollout count (0: use ``rollouts``).
     seed: seeds the sampling (with the position, so a decision is reproducible).
     policy: the bot that plays the rollouts out, ``heuristic`` or ``greedy`` (faster).
+    engine: where the rollouts run, ``core`` or ``python`` (default: the core where built).
     """
 
     name = "search"
@@ -44,6 +51,7 @@ class SearchAgent(PlanningAgent):
         budget: float = 0.0,
         seed: int | None = None,
         policy: str = "heuristic",
+        engine: str | None = None,
     ) -> None:
         super().__init__()
         if rollouts < 1 or budget < 0:
@@ -52,6 +60,14 @@ class SearchAgent(PlanningAgent):
             )
         if policy not in ROLLOUT_POLICIES:
             raise ValueError(f"policy must be one of {', '.join(ROLLOUT_POLICIES)}, got {policy!r}")
+        engine = default_engine() if engine is None else engine
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+        if engine == "core":
+            require_core()
+        self.engine = engine
+        self.policy_name = policy
+        self._tables: dict[RuleConfig, Any] = {}
         self.rollouts = rollouts
         self.budget = budget
         self.seed = 0 if seed is None else seed
@@ -70,8 +86,8 @@ class SearchAgent(PlanningAgent):
         deadline = time.perf_counter() + self.budget
         while self._more(len(outcomes[0]), len(candidates), deadline):
             world = sample_position(view, rng)  # the same deals for every candidate
-            for index, play in enumerate(candidates):
-                outcomes[index].append(self._rollout(world.clone(), view, play))
+            for index, points in enumerate(self._outcomes(world, view, candidates)):
+                outcomes[index].append(points)
         return candidates[self._choose(outcomes)]
 
     @staticmethod
@@ -118,6 +134,18 @@ class SearchAgent(PlanningAgent):
             if sorted(play) not in [sorted(p) for p in unique]:
                 unique.append(play)
         return unique[:MAX_CANDIDATES]
+
+    def _outcomes(self, world: Game, view: SeatView, candidates: list[list[int]]) -> list[float]:
+        """Each candidate's outcome on one sampled deal, from the seat's side."""
+        if self.engine == "python":
+            return [self._rollout(world.clone(), view, play) for play in candidates]
+        table = self._tables.get(view.config)
+        if table is None:
+            table = require_core().Table(**rule_arguments(view.config), match=False, points=True)
+            self._tables[view.config] = table
+        table.load(state_of(world))
+        points = table.rollouts(world.hands, candidates, CORE_POLICIES[self.policy_name])
+        return [p if is_attacker(view) else -p for p in points]
 
     def _rollout(self, game: Game, view: SeatView, play: list[int]) -> float:
         game.play(play)

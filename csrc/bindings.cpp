@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "bots.hpp"
 #include "table.hpp"
 
 namespace py = pybind11;
@@ -248,6 +249,24 @@ void load_game(Game& g, const py::dict& d) {
   g.forget_cache();
 }
 
+// A rollout starts in the play phase from hands (in the reference's order) that hold
+// exactly the game's cards.
+void check_rollout_start(const Game& g, const std::array<Cards, 4>& hands, int policy) {
+  if (policy != 0 && policy != 1)
+    throw py::value_error("policy must be 0 (heuristic) or 1 (greedy)");
+  if (g.phase != Phase::kPlay) throw py::value_error("rollouts start in the play phase");
+  for (int seat = 0; seat < 4; ++seat) {
+    Counts counts{};
+    for (int card : hands[seat]) {
+      if (card < 0 || card >= kCardTypes) throw py::value_error("a hand holds a bad card id");
+      ++counts[card];
+    }
+    if (counts != g.hands[seat]) {
+      throw py::value_error("hands[" + std::to_string(seat) + "] is not the game's hand");
+    }
+  }
+}
+
 Trump context(int decks, bool twos, int level, int trump_suit) {
   Rules rules;
   rules.decks = decks;
@@ -390,6 +409,40 @@ void bind_table(py::module_& m) {
                if (t.step(card) != kSelected) throw py::value_error("the selection does not fit");
              }
            })
+      .def(
+          "bot_play",
+          [](const Table& t, const std::array<Cards, 4>& hands, int policy) {
+            const Game& g = t.game();
+            check_rollout_start(g, hands, policy);
+            return bot_play(static_cast<BotPolicy>(policy),
+                            SeatSight(g, g.current_player, hands[g.current_player]));
+          },
+          py::arg("hands"), py::arg("policy"),
+          "The lead or follow a rule bot (0 heuristic, 1 greedy) plays now; `hands` in the "
+          "reference's order.")
+      .def(
+          "rollouts",
+          [](const Table& t, const std::array<Cards, 4>& hands, const std::vector<Cards>& plays,
+             int policy) {
+            const Game& g = t.game();
+            check_rollout_start(g, hands, policy);
+            std::vector<int> points;
+            std::string refused;
+            {
+              py::gil_scoped_release released;
+              try {
+                for (const Cards& play : plays) {
+                  points.push_back(rollout(g, hands, play, static_cast<BotPolicy>(policy)));
+                }
+              } catch (const RuleError& error) {
+                refused = error.message;
+              }
+            }
+            if (!refused.empty()) throw py::value_error(refused);
+            return points;
+          },
+          py::arg("hands"), py::arg("plays"), py::arg("policy"),
+          "The attackers' final points after each play, the hand played out by a rule bot.")
       .def("play", [](Table& t, const Cards& cards) {  // a whole action, checked by the rules
         try {
           t.mutable_game().step(cards, false);

@@ -25,7 +25,7 @@ from shengji_env.vector import TableBatch
 
 from .config import TrainConfig
 from .league import NetworkPool
-from .trajectories import BATCH_KEYS, Sample, hand_arrays
+from .trajectories import gae
 
 NETWORK_KINDS = frozenset({"self", "snapshot"})
 LEARNER = -1  # the group key of learner rows (snapshot rows use their index)
@@ -44,14 +44,84 @@ def batchable(config: TrainConfig) -> bool:
     )
 
 
-@dataclass
-class _TableHand:
-    """The hand on one table: the learner's seats, the snapshot playing the others (or
-    ``None``), and the learner's samples per seat."""
+def gumbel_max(logits: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """One action per row drawn from softmax(logits): the argmax of the logits plus Gumbel
+    noise (a quarter of the time of softmax and multinomial over 64 rows here; masked
+    logits, -1e9, are never drawn)."""
+    uniform = torch.rand(logits.shape, generator=generator).clamp_(min=1e-30)
+    return (logits - uniform.log_().neg_().log_()).argmax(dim=1)
 
-    learner_seats: frozenset[int]
-    opponent: int | None
-    samples: dict[int, list[Sample]] = field(default_factory=dict)
+
+class _Hands:
+    """The hand on each table, as arrays: its serial number in this collection, which seats
+    the learner plays, the snapshot playing the others (-1: none) and how many learner
+    samples it has so far."""
+
+    def __init__(self, count: int) -> None:
+        self.serial = np.zeros(count, dtype=np.int64)
+        self.learner = np.zeros((count, 4), dtype=bool)
+        self.opponent = np.full(count, -1, dtype=np.int64)
+        self.samples = np.zeros(count, dtype=np.int64)
+        self.started = 0
+
+    def start(self, index: int, learner_seats: tuple[int, ...], opponent: int) -> None:
+        self.serial[index], self.started = self.started, self.started + 1
+        self.learner[index] = False
+        self.learner[index, list(learner_seats)] = True
+        self.opponent[index] = opponent
+        self.samples[index] = 0
+
+    def groups(self, active: np.ndarray, seats: np.ndarray) -> dict[int, np.ndarray]:
+        """Active tables by the network that acts there (learner, or a snapshot index), the
+        networks in the order of their first table."""
+        indices = np.flatnonzero(active)
+        learner = self.learner[indices, seats[indices]] | (self.opponent[indices] < 0)
+        keys = np.where(learner, LEARNER, self.opponent[indices])
+        unique, first = np.unique(keys, return_index=True)
+        return {int(key): indices[keys == key] for key in unique[np.argsort(first)]}
+
+
+@dataclass
+class _Record:
+    """The learner's samples, a block of rows per step (no Python per sample), with the
+    hand serial and seat of each row; put in trajectory order at the end."""
+
+    blocks: list[tuple[np.ndarray, ...]] = field(default_factory=list)
+    finish_order: dict[int, int] = field(default_factory=dict)  # hand serial -> position
+    final_rewards: dict[int, np.ndarray] = field(default_factory=dict)  # serial -> 4 seats
+
+    def add(self, *columns: np.ndarray) -> None:
+        self.blocks.append(columns)
+
+    def arrays(self, gamma: float, lam: float) -> dict[str, np.ndarray]:
+        """The finished hands' samples in the per-environment collector's order (hands as
+        they finished, then seat, then step), with GAE per seat's trajectory."""
+        obs, masks, actions, logprobs, values, serials, seats = (
+            np.concatenate(column) for column in zip(*self.blocks, strict=True)
+        )
+        finish = np.full(max(self.finish_order) + 1, -1, dtype=np.int64)
+        finish[list(self.finish_order)] = list(self.finish_order.values())
+        position = finish[serials]
+        order = np.lexsort((np.arange(len(serials)), seats, position))
+        serials, seats, values = serials[order], seats[order], values[order]
+        starts = np.flatnonzero(
+            np.r_[True, (serials[1:] != serials[:-1]) | (seats[1:] != seats[:-1])]
+        )
+        advantages = np.zeros_like(values)
+        for start, stop in zip(starts, np.r_[starts[1:], len(order)], strict=True):
+            rewards = np.zeros(stop - start, dtype=np.float32)
+            rewards[-1] = self.final_rewards[int(serials[start])][int(seats[start])]
+            advantages[start:stop] = gae(rewards, values[start:stop], gamma, lam)
+        return {
+            "obs": obs[order],
+            "masks": masks[order],
+            "actions": actions[order],
+            "logprobs": logprobs[order],
+            "values": values,
+            "advice": np.full(len(order), NO_ADVICE, dtype=np.int64),
+            "advantages": advantages,
+            "returns": advantages + values,
+        }
 
 
 class BatchCollector(NetworkPool):
@@ -61,12 +131,13 @@ class BatchCollector(NetworkPool):
         super().__init__(config)
         self.options = config.env_options
 
-    def _new_hand(self, rng: np.random.Generator) -> _TableHand:
+    def _new_hand(self, hands: _Hands, index: int, rng: np.random.Generator) -> None:
         kind = self.draw_kind(rng)
         if kind == "self" or not self.snapshots:
-            return _TableHand(frozenset(range(4)), None)
+            hands.start(index, (0, 1, 2, 3), -1)
+            return
         team = int(rng.integers(2))
-        return _TableHand(frozenset({team, team + 2}), int(rng.integers(len(self.snapshots))))
+        hands.start(index, (team, team + 2), int(rng.integers(len(self.snapshots))))
 
     @torch.no_grad()
     def collect(self, target_steps: int, seed: int) -> dict[str, np.ndarray]:
@@ -77,66 +148,59 @@ class BatchCollector(NetworkPool):
         count = config.envs_per_worker
         batch = TableBatch(count, seed=int(rng.integers(2**63)), **self.options)
         out = batch.reset()
-        hands = [self._new_hand(rng) for _ in range(count)]
+        hands = _Hands(count)
+        for index in range(count):
+            self._new_hand(hands, index, rng)
         active = np.ones(count, dtype=bool)
-        finished: list[dict[str, np.ndarray]] = []
+        record = _Record()
         steps, rewards = 0, []
         while active.any():
             actions = out.masks.argmax(axis=1).astype(np.int64)  # retired tables: any legal
-            for key, rows in self._groups(hands, active, out.seats).items():
-                self._act(key, rows, hands, out, actions, generator)
+            for key, rows in hands.groups(active, out.seats).items():
+                self._act(key, rows, hands, out, actions, generator, record)
             out = batch.step(actions)
             for index in np.flatnonzero(out.dones & active):
-                hand = hands[index]
-                final = {seat: float(out.rewards[index, seat]) for seat in hand.samples}
-                samples = hand_arrays(hand.samples, final, config.gamma, config.gae_lambda)
-                finished.append(samples)
-                steps += len(samples["actions"])
-                rewards.append(float(out.rewards[index, min(hand.learner_seats)]))
+                serial = int(hands.serial[index])
+                record.finish_order[serial] = len(record.finish_order)
+                record.final_rewards[serial] = out.rewards[index].astype(np.float64)
+                steps += int(hands.samples[index])
+                first_learner = int(np.flatnonzero(hands.learner[index])[0])
+                rewards.append(float(out.rewards[index, first_learner]))
                 if steps < target_steps:
-                    hands[index] = self._new_hand(rng)
+                    self._new_hand(hands, index, rng)
                 else:
                     active[index] = False
-        result = {k: np.concatenate([f[k] for f in finished]) for k in BATCH_KEYS}
+        result = record.arrays(config.gamma, config.gae_lambda)
         result["hand_rewards"] = np.array(rewards, dtype=np.float32)
         result["hand_gains"] = np.zeros(0, dtype=np.float32)
         return result
 
-    @staticmethod
-    def _groups(
-        hands: list[_TableHand], active: np.ndarray, seats: np.ndarray
-    ) -> dict[int, list[int]]:
-        """Active tables by the network that acts there (learner, or a snapshot index)."""
-        groups: dict[int, list[int]] = {}
-        for index in np.flatnonzero(active):
-            hand = hands[index]
-            learner = int(seats[index]) in hand.learner_seats
-            key = LEARNER if learner or hand.opponent is None else hand.opponent
-            groups.setdefault(key, []).append(int(index))
-        return groups
-
     def _act(
         self,
         key: int,
-        rows: list[int],
-        hands: list[_TableHand],
+        rows: np.ndarray,
+        hands: _Hands,
         out: Any,
         actions: np.ndarray,
         generator: torch.Generator,
+        record: _Record,
     ) -> None:
         net = self.policy if key == LEARNER else self.snapshots[key]
         obs, masks = out.observations[rows], out.masks[rows]  # copies: the batch reuses its
-        chosen, logprobs, values = net.act(
-            torch.from_numpy(obs), torch.from_numpy(masks), generator, None
-        )
+        logits, values = net(torch.from_numpy(obs), torch.from_numpy(masks), None)
+        chosen = gumbel_max(logits, generator)
+        logprobs = torch.log_softmax(logits, dim=-1).gather(1, chosen[:, None]).squeeze(1)
         picked = chosen.numpy()
         actions[rows] = picked
         if key != LEARNER:
             return
-        seats = out.seats[rows].tolist()
-        for row, (index, seat, action, logprob, value) in enumerate(
-            zip(rows, seats, picked.tolist(), logprobs.tolist(), values.tolist(), strict=True)
-        ):
-            hands[index].samples.setdefault(seat, []).append(
-                (obs[row], masks[row], action, logprob, value, NO_ADVICE)
-            )
+        hands.samples[rows] += 1
+        record.add(
+            obs,
+            masks,
+            picked.astype(np.int64),
+            logprobs.numpy().astype(np.float64),
+            values.numpy().astype(np.float32),
+            hands.serial[rows],
+            out.seats[rows].astype(np.int64),
+        )
