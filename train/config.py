@@ -160,7 +160,9 @@ class TrainConfig:
     """Rounds of distillation on the student's own states before PPO (:mod:`train.dagger`;
     0: none). Round 0 the teacher plays; later rounds the student does."""
     dagger_teacher: str = "models/full-v4"
-    """The policy the student learns from (``ppo:`` path: a model folder or checkpoint)."""
+    """What the student learns from: a policy (a model folder or checkpoint, its action
+    probabilities the labels) or a rule-based agent spec such as ``search:rollouts=48``
+    (its plan's next card the label)."""
     dagger_decks: dict[int, float] = dataclasses.field(default_factory=lambda: {2: 1.0})
     """Deck counts of the distillation hands and their shares (each hand draws one)."""
     dagger_parts_per_round: int = 8

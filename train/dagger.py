@@ -1,6 +1,7 @@
 """Distillation on the student's own states (DAgger): a stand-alone student learns a
-teacher policy (an advised one, ``models/full-v4``, which runs the heuristic at play time)
-where the student itself goes, so it learns to recover from its own mistakes.
+teacher policy (an advised one, ``models/full-v4``, which runs the heuristic at play time,
+or a rule-based agent such as ``search:rollouts=48``) where the student itself goes, so it
+learns to recover from its own mistakes.
 
 Round 0 the teacher plays every seat; in later rounds the student plays (its most likely
 action, or the teacher's with probability ``dagger_teacher_share``). In every state the
@@ -27,9 +28,11 @@ from torch import nn
 from agents.advice import HeuristicAdvice
 from agents.masked_policy import MaskedPolicy
 from agents.network import make_network, network_from_checkpoint
+from agents.planning import PlanningAgent
 from agents.play import play_hand
 from agents.policy_file import load_checkpoint, policy_path
-from shengji_env.actions import NUM_ACTIONS, DecisionKind
+from agents.registry import AGENTS, PATH_AGENTS, load_agent, parse_spec
+from shengji_env.actions import COMMIT, NUM_ACTIONS, DecisionKind
 from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
 from shengji_env.env import raw_env
 
@@ -90,6 +93,43 @@ class Teacher:
         return torch.softmax(logits[0], -1).numpy()
 
 
+class PlanTeacher:
+    """A rule-based teacher (an agent spec such as ``search:rollouts=48``): all the
+    probability on the next card of its plan for the decision. Where the selection so far
+    has left the plan (the student picked another card) it has no label (``None``)."""
+
+    def __init__(self, spec: str) -> None:
+        agent = load_agent(spec)
+        if not isinstance(agent, PlanningAgent):
+            raise ValueError(f"dagger_teacher {spec!r} is not a rule-based (planning) agent")
+        self.agent = agent
+        self._plan: tuple[object, list[int]] | None = None
+
+    def probabilities(
+        self, observed: dict[str, np.ndarray], info: dict[str, Any]
+    ) -> np.ndarray | None:
+        view = info["view"]
+        if self._plan is None or self._plan[0] is not view:
+            self._plan = (view, list(self.agent.decide(view)))
+        rest = list(self._plan[1])
+        for card in info.get("selection", ()):
+            if card not in rest:
+                return None
+            rest.remove(card)
+        action = rest[0] if rest else COMMIT
+        if not observed["action_mask"][action]:
+            return None
+        return np.eye(NUM_ACTIONS, dtype=np.float32)[action]
+
+
+def make_teacher(teacher: str, heuristic_bids: bool = False) -> Teacher | PlanTeacher:
+    """The teacher ``dagger_teacher`` names: a rule-based agent spec, else a policy path."""
+    name, _ = parse_spec(teacher)
+    if name in AGENTS and name not in PATH_AGENTS:
+        return PlanTeacher(teacher)
+    return Teacher(teacher, heuristic_bids)
+
+
 def _student(spec: RoundSpec) -> MaskedPolicy | None:
     if spec.student_config is None or spec.student_weights is None:
         return None
@@ -102,7 +142,7 @@ def _student(spec: RoundSpec) -> MaskedPolicy | None:
 def label_part(spec: RoundSpec, part: int) -> Arrays:
     """Part ``part`` of round ``spec.round``: ``hands_per_part`` hands, every state labelled."""
     torch.set_num_threads(1)
-    teacher = Teacher(spec.teacher, spec.heuristic_bids)
+    teacher = make_teacher(spec.teacher, spec.heuristic_bids)
     rng = np.random.default_rng([spec.round, part])
     labeller = _Labeller(teacher, _student(spec), spec.teacher_share, rng)
     decks, weights = zip(*sorted(spec.decks.items()), strict=True)
@@ -122,7 +162,7 @@ class _Labeller:
 
     def __init__(
         self,
-        teacher: Teacher,
+        teacher: Teacher | PlanTeacher,
         student: MaskedPolicy | None,
         teacher_share: float,
         rng: np.random.Generator,
@@ -130,13 +170,15 @@ class _Labeller:
         self.teacher, self.student = teacher, student
         self.teacher_share, self.rng = teacher_share, rng
         self.rows: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
-        self._probs = np.zeros(0)
+        self._probs: np.ndarray | None = None
 
     @torch.no_grad()
     def act(self, observed: dict[str, np.ndarray], info: dict[str, Any]) -> int:
         self._probs = self.teacher.probabilities(observed, info)
-        if self.student is None or self.rng.random() < self.teacher_share:
+        teacher_plays = self.student is None or self.rng.random() < self.teacher_share
+        if teacher_plays and self._probs is not None:
             return int(self._probs.argmax())
+        assert self.student is not None  # a teacher without a label follows the student
         logits, _ = self.student(
             torch.from_numpy(observed["observation"])[None],
             torch.from_numpy(observed["action_mask"])[None],
@@ -144,6 +186,8 @@ class _Labeller:
         return int(logits.argmax())
 
     def record(self, seat: int, observed: dict[str, np.ndarray], _: Any, __: int) -> None:
+        if self._probs is None:
+            return  # the teacher had no label here
         obs = observed["observation"].astype(np.float16)
         self.rows.append((seat, obs, observed["action_mask"].astype(np.int8), self._probs))
 

@@ -132,3 +132,34 @@ def test_heuristic_bids_label_every_bid_by_the_heuristic():
     assert (targets.argmax(1) != COMMIT).any()  # it declares (the teacher alone rarely does)
     others = labels.targets[~bidding].astype(np.float32)
     assert (others.max(1) < 1.0).any()  # the other decisions keep the teacher's distribution
+
+
+def test_a_search_teacher_labels_its_plans_next_card():
+    spec = RoundSpec("search:rollouts=4", None, None, {1: 1.0}, {}, 1, 0.0, 0)
+    labels = Labels.from_arrays(label_part(spec, 0))
+    targets = labels.targets.astype(np.float32)
+    assert len(labels) > 50 and (targets.max(1) == 1.0).all()  # one-hot
+    assert labels.masks[np.arange(len(labels)), targets.argmax(1)].all()  # and legal
+    assert Labels.from_arrays(label_part(spec, 0)).targets.tobytes() == labels.targets.tobytes()
+
+
+def test_where_the_student_leaves_the_plan_the_search_teacher_has_no_label():
+    from agents.network import make_network
+
+    student = {"network": "cards", "card_width": 8, "card_blocks": 1}
+    weights = make_network(student).state_dict()
+    spec = RoundSpec("search:rollouts=4", student, weights, {1: 1.0}, {}, 2, 0.0, 1)
+    played = Labels.from_arrays(label_part(spec, 0))
+    targets = played.targets.astype(np.float32)
+    assert len(played) > 50 and (targets.max(1) == 1.0).all()
+    assert played.masks[np.arange(len(played)), targets.argmax(1)].all()
+    teacher_only = RoundSpec("search:rollouts=4", None, None, {1: 1.0}, {}, 2, 0.0, 1)
+    assert len(played) != len(Labels.from_arrays(label_part(teacher_only, 0)))
+
+
+def test_a_teacher_must_be_a_policy_or_a_planning_bot():
+    from train.dagger import make_teacher
+
+    with pytest.raises(ValueError, match="not a rule-based"):
+        make_teacher("random")
+    assert make_teacher("heuristic").agent.name == "heuristic"
