@@ -1,6 +1,7 @@
 #include "bots.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <tuple>
 
 namespace shengji {
@@ -105,23 +106,25 @@ const Cards* group_of(const Groups& groups, int suit) {
   return nullptr;
 }
 
-// The first element with the smallest (or largest) key, as Python's min and max.
-template <typename T, typename Key>
-const T& first_min(const std::vector<T>& items, Key key) {
+// The first element whose key no later one beats: Python's min (with std::less) and max
+// (with std::greater), ties to the first.
+template <typename T, typename Key, typename Beats>
+const T& first_best(const std::vector<T>& items, Key key, Beats beats) {
   size_t best = 0;
   for (size_t i = 1; i < items.size(); ++i) {
-    if (key(items[i]) < key(items[best])) best = i;
+    if (beats(key(items[i]), key(items[best]))) best = i;
   }
   return items[best];
 }
 
 template <typename T, typename Key>
+const T& first_min(const std::vector<T>& items, Key key) {
+  return first_best(items, key, std::less<>{});
+}
+
+template <typename T, typename Key>
 const T& first_max(const std::vector<T>& items, Key key) {
-  size_t best = 0;
-  for (size_t i = 1; i < items.size(); ++i) {
-    if (key(items[best]) < key(items[i])) best = i;
-  }
-  return items[best];
+  return first_best(items, key, std::greater<>{});
 }
 
 // --- knowledge.py ---------------------------------------------------------------------------
