@@ -173,6 +173,9 @@ class TrainConfig:
     """In rounds after the first, the share of decisions the teacher plays, not the student."""
     dagger_epochs: int = 2
     """Passes over every round's labels after each round."""
+    dagger_first_epochs: int = 0
+    """Passes after round 0, where the student starts from random weights (0: as
+    ``dagger_epochs``); later rounds continue from the student's weights."""
     dagger_heuristic_bids: bool = False
     """Label bid decisions by HeuristicAgent, not the teacher (``full-v4`` learnt to avoid
     declaring in first hands of matches, which loses inside matches)."""
@@ -251,6 +254,8 @@ class TrainConfig:
             raise ValueError("dagger_rounds must be >= 0 and dagger_parts_per_round >= 1")
         if self.dagger_hands_per_part < 1 or self.dagger_epochs < 1:
             raise ValueError("dagger_hands_per_part and dagger_epochs must be >= 1")
+        if self.dagger_first_epochs < 0:
+            raise ValueError(f"dagger_first_epochs must be >= 0, got {self.dagger_first_epochs}")
         if not 0.0 <= self.dagger_bid_share <= 1.0:
             raise ValueError(f"dagger_bid_share must be in [0, 1], got {self.dagger_bid_share}")
         if not 0.0 <= self.dagger_teacher_share <= 1.0:

@@ -271,10 +271,11 @@ def fit(
     data: Labels,
     config: TrainConfig,
     rng: np.random.Generator,
+    epochs: int,
 ) -> None:
-    """``dagger_epochs`` passes over ``data`` (the learning rate falling linearly to 0),
-    each pass with a fresh ``dagger_bid_share`` of the bid decisions (a third of all states,
-    and learnt first) and every other state."""
+    """``epochs`` passes over ``data`` (the learning rate falling linearly to 0), each pass
+    with a fresh ``dagger_bid_share`` of the bid decisions (a third of all states, and
+    learnt first) and every other state."""
     is_bid = data.obs[:, BID_COLUMN] > 0.5
     bids, others = np.flatnonzero(is_bid), np.flatnonzero(~is_bid)
     kept_bids = round(len(bids) * config.dagger_bid_share)
@@ -287,7 +288,7 @@ def fit(
 
     passes = [
         rng.permutation(np.concatenate([others, rng.choice(bids, kept_bids, replace=False)]))
-        for _ in range(config.dagger_epochs)
+        for _ in range(epochs)
     ]
     fit_passes(net, optimizer, passes, config.bc_minibatch_size, loss_of, config.max_grad_norm)
 
@@ -319,6 +320,13 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def epochs_after(config: TrainConfig, round_number: int) -> int:
+    """Passes of the fit after round ``round_number``."""
+    if round_number == 0 and config.dagger_first_epochs:
+        return config.dagger_first_epochs
+    return config.dagger_epochs
+
+
 def run_round(
     run_dir: Path,
     config: TrainConfig,
@@ -342,7 +350,7 @@ def run_round(
     rounds = [make_round(run_dir, config, r, weights) for r, weights in enumerate(students)]
     fresh = rounds[-1]
     stats = score(net, fresh) if playing else {}
-    fit(net, optimizer, Labels.concatenate(rounds), config, rng)
+    fit(net, optimizer, Labels.concatenate(rounds), config, rng, epochs_after(config, round_number))
     stats.update({f"{k}_after": v for k, v in score(net, fresh).items()})
     stats["dagger/samples"] = float(sum(len(r) for r in rounds))
     stats["dagger/seconds"] = time.perf_counter() - started

@@ -85,6 +85,7 @@ def test_a_round_whose_labels_are_gone_is_labelled_again_the_same(tmp_path):
         ("dagger_decks={4: 1.0}", "dagger_decks must map deck counts 1, 2 or 3"),
         ("dagger_teacher_share=1.5", "dagger_teacher_share must be in"),
         ("dagger_rounds=-1", "dagger_rounds must be >= 0"),
+        ("dagger_first_epochs=-2", "dagger_first_epochs must be >= 0, got -2"),
         ("start=first", "start must be one of"),
         ("opponents={heuristc: 1.0}", "unknown kind .heuristc.: neither"),
     ],
@@ -163,3 +164,19 @@ def test_a_teacher_must_be_a_policy_or_a_planning_bot():
     with pytest.raises(ValueError, match="not a rule-based"):
         make_teacher("random")
     assert make_teacher("heuristic").agent.name == "heuristic"
+
+
+def test_the_first_fit_has_its_own_number_of_passes(tmp_path, monkeypatch):
+    import train.dagger as dagger
+
+    passes: list[int] = []
+    real = dagger.fit_passes
+
+    def counting(net, optimizer, chosen, *args, **kwargs):
+        passes.append(len(chosen))
+        return real(net, optimizer, chosen, *args, **kwargs)
+
+    monkeypatch.setattr(dagger, "fit_passes", counting)
+    run = train(tiny(tmp_path, *DAGGER, "dagger_first_epochs=3", "dagger_epochs=1"), max_seconds=0)
+    train(resume=run / "checkpoint.pt", max_seconds=0)
+    assert passes == [3, 1]
