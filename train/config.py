@@ -172,7 +172,8 @@ class TrainConfig:
     dagger_teacher_share: float = 0.0
     """In rounds after the first, the share of decisions the teacher plays, not the student."""
     dagger_epochs: int = 2
-    """Passes over every round's labels after each round."""
+    """Passes over every round's labels after each round (after round 0: see
+    ``dagger_first_epochs``)."""
     dagger_first_epochs: int = 0
     """Passes after round 0, where the student starts from random weights (0: as
     ``dagger_epochs``); later rounds continue from the student's weights."""
