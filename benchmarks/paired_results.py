@@ -1,0 +1,52 @@
+"""Two arena results against the same opponent on the same deals, compared deal by deal:
+the mean difference of A's level gain per hand with its 95% interval over the paired deals.
+
+Usage: ``python benchmarks/paired_results.py NEW.json OLD.json``
+
+Both files come from ``shengji arena --agents X OPPONENT --seed S --out FILE`` with the same
+opponent, seed and options; only the deals both finished are compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from agents.arena import DealRecord, Interval
+
+
+def gains_by_seed(result: dict[str, Any]) -> dict[int, float]:
+    """A's mean reward per hand, by deal seed, for the result's only pair of agents."""
+    records = [DealRecord.from_json(record) for record in result["records"]]
+    opponents = {record.b for record in records}
+    if len(opponents) != 1:
+        raise ValueError(f"expected one pair of agents, found opponents {sorted(opponents)}")
+    return {record.seed: record.a_gain for record in records}
+
+
+def compare(new: dict[str, Any], old: dict[str, Any]) -> tuple[int, Interval]:
+    """Deals compared and the interval of new minus old."""
+    for key in ("seed", "options"):
+        if new[key] != old[key]:
+            raise ValueError(f"the results differ in {key}: {new[key]!r} and {old[key]!r}")
+    new_gains, old_gains = gains_by_seed(new), gains_by_seed(old)
+    if {r["b"] for r in new["records"]} != {r["b"] for r in old["records"]}:
+        raise ValueError("the results were played against different opponents")
+    common = sorted(new_gains.keys() & old_gains.keys())
+    return len(common), Interval.of([new_gains[s] - old_gains[s] for s in common])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("new", type=Path)
+    parser.add_argument("old", type=Path)
+    args = parser.parse_args()
+    new, old = (json.loads(path.read_text(encoding="utf-8")) for path in (args.new, args.old))
+    deals, difference = compare(new, old)
+    print(f"{deals} paired deals: new minus old {difference} levels a hand")
+
+
+if __name__ == "__main__":
+    main()

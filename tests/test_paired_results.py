@@ -1,0 +1,50 @@
+"""benchmarks/paired_results.py: two arena results compared deal by deal."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from agents.arena import DealRecord, HandOutcome
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "paired_results.py"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("paired_results", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _result(agent: str, rewards_by_seed: dict[int, tuple[float, float]], seed: int = 11):
+    records = [
+        DealRecord(
+            agent,
+            "heuristic",
+            deal,
+            deal_seed,
+            (HandOutcome(0, first, True, 80), HandOutcome(1, second, False, 40)),
+        ).to_json()
+        for deal, (deal_seed, (first, second)) in enumerate(rewards_by_seed.items())
+    ]
+    return {"seed": seed, "options": {"decks": 2}, "records": records}
+
+
+def test_the_difference_is_taken_deal_by_deal_on_the_deals_both_finished():
+    new = _result("new", {5: (2.0, 0.0), 6: (1.0, 1.0), 7: (3.0, 3.0)})
+    old = _result("old", {6: (0.0, 0.0), 5: (0.0, 0.0)})  # another order, deal 7 missing
+    deals, difference = _script().compare(new, old)
+    assert deals == 2
+    assert difference.mean == pytest.approx(1.0)  # (1 - 0) on seed 5 and (1 - 0) on seed 6
+
+
+def test_results_on_other_deals_or_opponents_are_refused():
+    script = _script()
+    new = _result("new", {5: (1.0, 0.0)})
+    with pytest.raises(ValueError, match="seed"):
+        script.compare(new, _result("old", {5: (0.0, 0.0)}, seed=12))
+    other = _result("old", {5: (0.0, 0.0)})
+    other["records"][0]["b"] = "greedy"
+    with pytest.raises(ValueError, match="opponents"):
+        script.compare(new, other)
