@@ -100,10 +100,14 @@ class Canonicalize(nn.Module):
         features = torch.cat([canonical.flatten(1), obs[:, self.rest], counting], dim=1)
         return features, slot_of_card
 
+    def table_row(self, obs: torch.Tensor) -> torch.Tensor:
+        """(batch,) the row of the slot tables for each sample's trump suit and level."""
+        return obs[:, self.trump].argmax(1) * NUM_RANKS + obs[:, self.level].argmax(1)
+
     def slots(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """The card chunks in slot order (batch, chunks, 54), the :class:`CardFeatures`
         (batch, CARD_FEATURES) and each card's slot (batch, 54)."""
-        row = obs[:, self.trump].argmax(1) * NUM_RANKS + obs[:, self.level].argmax(1)
+        row = self.table_row(obs)
         cards = obs[:, self.card_columns]  # (batch, chunks, 54) by card id
         order = self.card_of_slot[row].unsqueeze(1).expand(-1, self.chunks, -1)
         canonical = cards.gather(2, order)  # (batch, chunks, 54) by slot
@@ -127,6 +131,7 @@ def _chunks(block: str) -> slice:
 
 HAND_CHUNK = _chunks("hand").start
 PLAYED_CHUNKS = _chunks("played")  # one chunk per seat
+TRICK_CHUNKS = _chunks("trick")  # one chunk per seat
 KITTY_CHUNK = _chunks("kitty").start
 TRUMP_CARDS_CHUNK = _chunks("trump_cards").start
 CARD_ORDER_CHUNK = _chunks("card_order").start

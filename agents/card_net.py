@@ -27,6 +27,7 @@ from shengji_env.rules.cards import NUM_CARD_TYPES
 
 from .canonical import NUM_GROUPS, Canonicalize
 from .masked_policy import MASKED_LOGIT, MaskedPolicy
+from .play_features import PLAY_CONTEXT, PLAY_PER_SLOT, PlayFeatures
 
 COUNTED_PER_SLOT = 3  # copies out, nothing outstanding beats it, outstanding cards that beat it
 
@@ -80,12 +81,17 @@ class CardNet(MaskedPolicy):
     """Policy and value over card tokens (see the module text). ``advised`` is always
     False: the interface matches :class:`agents.network.PolicyNet`'s."""
 
-    def __init__(self, width: int = 64, blocks: int = 2, head: int = 128) -> None:
+    def __init__(
+        self, width: int = 64, blocks: int = 2, head: int = 128, play_features: bool = False
+    ) -> None:
         super().__init__()
         self.canonical = Canonicalize()
-        chunks = self.canonical.chunks
+        self.play = PlayFeatures() if play_features else None
+        per_slot = self.canonical.chunks + COUNTED_PER_SLOT
         context = len(self.canonical.rest) + 2 * NUM_GROUPS
-        self.embed = _linear(chunks + COUNTED_PER_SLOT, width)
+        if play_features:
+            per_slot, context = per_slot + PLAY_PER_SLOT, context + PLAY_CONTEXT
+        self.embed = _linear(per_slot, width)
         self.slot_embedding = nn.Parameter(torch.zeros(NUM_CARD_TYPES, width))
         self.context = nn.Sequential(_linear(context, width), nn.ReLU())
         self.blocks = nn.ModuleList(CardBlock(width) for _ in range(blocks))
@@ -104,13 +110,20 @@ class CardNet(MaskedPolicy):
         per_slot = counting[:, : COUNTED_PER_SLOT * NUM_CARD_TYPES]
         per_slot = per_slot.reshape(-1, COUNTED_PER_SLOT, NUM_CARD_TYPES)
         slots = torch.cat([canonical, per_slot], dim=1).transpose(1, 2)  # (batch, 54, f)
-        sums = counting[:, COUNTED_PER_SLOT * NUM_CARD_TYPES :]
-        context = self.context(torch.cat([obs[:, self.canonical.rest], sums], dim=1))
-        tokens = self.embed(slots) + self.slot_embedding + context[:, None, :]
-        suits = Suits.of(self.canonical.card_features.effective_suits(canonical))
+        context = [obs[:, self.canonical.rest], counting[:, COUNTED_PER_SLOT * NUM_CARD_TYPES :]]
+        group = self.canonical.card_features.effective_suits(canonical)
+        if self.play is not None:
+            card_of_slot = self.canonical.card_of_slot[self.canonical.table_row(obs)]
+            higher_out = per_slot[:, COUNTED_PER_SLOT - 1]  # outstanding cards beating each
+            play_slots, play_context = self.play(canonical, group, obs, card_of_slot, higher_out)
+            slots = torch.cat([slots, play_slots], dim=2)
+            context.append(play_context)
+        mixed_context = self.context(torch.cat(context, dim=1))
+        tokens = self.embed(slots) + self.slot_embedding + mixed_context[:, None, :]
+        suits = Suits.of(group)
         for block in self.blocks:
             tokens = block(tokens, suits)
-        pooled = torch.cat([tokens.mean(1), tokens.amax(1), context], dim=1)
+        pooled = torch.cat([tokens.mean(1), tokens.amax(1), mixed_context], dim=1)
         summary = self.summary(pooled)
         by_slot = self.card_logit(tokens).squeeze(-1)  # (batch, 54) by slot
         logits = torch.cat([by_slot.gather(1, slot_of_card), self.commit_logit(summary)], dim=1)

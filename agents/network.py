@@ -92,7 +92,11 @@ class PolicyNet(MaskedPolicy):
 def make_network(config: dict) -> MaskedPolicy:
     """The network a (training) config dict describes."""
     if config.get("network") == "cards":
-        return CardNet(config.get("card_width", 64), config.get("card_blocks", 2))
+        return CardNet(
+            config.get("card_width", 64),
+            config.get("card_blocks", 2),
+            play_features=config.get("card_play_features", False),
+        )
     return PolicyNet(
         config.get("hidden_sizes", [512, 256]),
         counting=config.get("network", "mlp") == "counting",

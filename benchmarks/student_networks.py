@@ -1,10 +1,13 @@
 """Which stand-alone network learns the teacher best: the same DAgger labels (a run's
 rounds, :mod:`train.dagger`), the same passes; scored on held-out parts of a later round
-(states a student reached) by agreement with the teacher's choice, the teacher's
-probability of the student's choice, and cross-entropy, per decision kind.
+(states a student reached), or the last parts of a training round kept out of the fit, by
+agreement with the teacher's choice, the teacher's probability of the student's choice,
+and cross-entropy, per decision kind.
 
-    python benchmarks/student_networks.py --run checkpoints/standalone --train-rounds 0 1 \
+    python benchmarks/student_networks.py --run RUN --train-rounds 0 1 \
         --held-out-round 2 --epochs 2
+    python benchmarks/student_networks.py --run RUN --train-rounds 0 --held-out-round 0 \
+        --held-out-parts 10 --epochs 3 --networks "cards 64x2" "cards 64x2 play"
 """
 
 from __future__ import annotations
@@ -24,6 +27,12 @@ from train.dagger import Labels, fit, load_labels, round_folder, score
 NETWORKS = {
     "mlp counting 512x256": {"network": "counting", "hidden_sizes": [512, 256]},
     "cards 64x2": {"network": "cards", "card_width": 64, "card_blocks": 2},
+    "cards 64x2 play": {
+        "network": "cards",
+        "card_width": 64,
+        "card_blocks": 2,
+        "card_play_features": True,
+    },
 }
 KINDS = ("bid", "bury", "lead", "follow")
 
@@ -32,6 +41,16 @@ def held_out(folder: Path, parts: int) -> Labels:
     """The last ``parts`` parts of a round."""
     paths = sorted(folder.glob("part-*[0-9].npz"))[-parts:]
     return Labels.concatenate([Labels.from_arrays(np.load(path)) for path in paths])
+
+
+def training_labels(run: Path, rounds: list[int], held_out_round: int, parts: int) -> Labels:
+    """Every part of ``rounds``, less the held-out parts where a round is both."""
+    data = []
+    for number in rounds:
+        folder = round_folder(run, number)
+        count = len(list(folder.glob("part-*[0-9].npz")))
+        data.append(load_labels(folder, count - parts if number == held_out_round else count))
+    return Labels.concatenate(data)
 
 
 @torch.no_grad()
@@ -64,9 +83,7 @@ def main() -> int:
     parser.add_argument("--train-samples", type=int, default=0, help="the first N only (0: all)")
     parser.add_argument("--networks", nargs="*", default=list(NETWORKS))
     args = parser.parse_args()
-    train = Labels.concatenate(
-        [load_labels(round_folder(args.run, r), 0) for r in args.train_rounds]
-    )
+    train = training_labels(args.run, args.train_rounds, args.held_out_round, args.held_out_parts)
     if args.train_samples:
         train = train.subset(slice(0, args.train_samples))
     test = held_out(round_folder(args.run, args.held_out_round), args.held_out_parts)
@@ -78,7 +95,7 @@ def main() -> int:
         net = make_network(config.to_dict())
         optimizer = torch.optim.Adam(net.parameters(), lr=config.bc_learning_rate)
         started, cpu = time.perf_counter(), time.process_time()
-        fit(net, optimizer, train, config, np.random.default_rng(0))
+        fit(net, optimizer, train, config, np.random.default_rng(0), epochs)
         wall, cpu = time.perf_counter() - started, time.process_time() - cpu
         scores = score(net, test)
         fitted = score(net, train.subset(slice(0, len(test))))["dagger/agreement"]

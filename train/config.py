@@ -95,6 +95,10 @@ class TrainConfig:
     """With ``network: cards``: the width of each card token."""
     card_blocks: int = 2
     """With ``network: cards``: the blocks of neighbour-and-suit mixing."""
+    card_play_features: bool = False
+    """With ``network: cards``: also give each card token what a follower reads off the
+    current trick (in the led suit, above the winning play there, its points; the trick's
+    points as context, :mod:`agents.play_features`)."""
     advice: bool = False
     """The policy also reads HeuristicAgent's advice (the action it would take next in the
     state) and starts from a learned bonus for it: it learns where to depart from the
@@ -234,6 +238,10 @@ class TrainConfig:
             raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got {self.network!r}")
         if self.network == "cards" and self.advice:
             raise ValueError("network cards is stand-alone: it cannot read advice (advice: false)")
+        if self.card_play_features and self.network != "cards":
+            raise ValueError(
+                f"card_play_features needs network: cards (got network: {self.network})"
+            )
         if self.card_width < 1 or self.card_blocks < 0:
             raise ValueError(
                 f"card_width must be >= 1 and card_blocks >= 0, got {self.card_width} and "

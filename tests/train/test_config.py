@@ -91,6 +91,7 @@ BAD_SETTINGS = [  # (key=value, what the message must say) — refused before an
     ("opponents={}", r"opponents: weights must be >= 0 and not all zero"),
     ("opponents={bots: 1}", r"opponents: unknown kind"),
     ("network=transformer", r"network must be one of mlp, counting"),
+    ("card_play_features=true", r"card_play_features needs network: cards"),
     ("backend=slurm", r"backend must be one of local, ray"),
     ("bc_label_parts=3", r"bc_label_parts needs bc_labels"),
     ("bc_label_rollouts=0", r"bc_label_rollouts must be in"),
