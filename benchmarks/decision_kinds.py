@@ -5,7 +5,8 @@ that makes that kind with the policy and every other kind as the heuristic plays
 heuristic on the same duplicate deals. A kind whose mixed agent loses clearly is where the
 policy is weaker than the heuristic; the kinds add up roughly to the policy's own score.
 
-Usage: ``python benchmarks/decision_kinds.py ppo:models/NAME [--deals 200] [--seed 7]``
+Usage: ``python benchmarks/decision_kinds.py ppo:models/NAME [--deals 200] [--seed 7]
+[--start mid_match]``
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def main() -> None:
     parser.add_argument("policy", help="agent spec of the policy, e.g. ppo:models/full-v4")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--start", choices=("match", "mid_match"), default="match")
     args = parser.parse_args()
     registry.AGENTS["mixed"] = MixedAgent
     registry.PATH_AGENTS.add("mixed")
@@ -58,7 +60,8 @@ def main() -> None:
     print(f"{'policy makes':>12}  {'level gain / hand [95% CI]':28} paired wins")
     for kind in (*KINDS, "all"):
         spec = args.policy if kind == "all" else f"mixed:{args.policy},kind={kind}"
-        result = run_arena([spec, "heuristic"], args.deals, options={"decks": 2}, seed=args.seed)
+        options = {"decks": 2, **({"start": args.start} if args.start != "match" else {})}
+        result = run_arena([spec, "heuristic"], args.deals, options=options, seed=args.seed)
         pair = result.pairs()[0]
         print(f"{kind:>12}  {pair.level_gain!s:28} {pair.paired_win_share:.1%}")
 
