@@ -100,14 +100,10 @@ class Canonicalize(nn.Module):
         features = torch.cat([canonical.flatten(1), obs[:, self.rest], counting], dim=1)
         return features, slot_of_card
 
-    def table_row(self, obs: torch.Tensor) -> torch.Tensor:
-        """(batch,) the row of the slot tables for each sample's trump suit and level."""
-        return obs[:, self.trump].argmax(1) * NUM_RANKS + obs[:, self.level].argmax(1)
-
     def slots(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """The card chunks in slot order (batch, chunks, 54), the :class:`CardFeatures`
         (batch, CARD_FEATURES) and each card's slot (batch, 54)."""
-        row = self.table_row(obs)
+        row = obs[:, self.trump].argmax(1) * NUM_RANKS + obs[:, self.level].argmax(1)
         cards = obs[:, self.card_columns]  # (batch, chunks, 54) by card id
         order = self.card_of_slot[row].unsqueeze(1).expand(-1, self.chunks, -1)
         canonical = cards.gather(2, order)  # (batch, chunks, 54) by slot

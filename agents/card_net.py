@@ -113,9 +113,11 @@ class CardNet(MaskedPolicy):
         context = [obs[:, self.canonical.rest], counting[:, COUNTED_PER_SLOT * NUM_CARD_TYPES :]]
         group = self.canonical.card_features.effective_suits(canonical)
         if self.play is not None:
-            card_of_slot = self.canonical.card_of_slot[self.canonical.table_row(obs)]
             higher_out = per_slot[:, COUNTED_PER_SLOT - 1]  # outstanding cards beating each
-            play_slots, play_context = self.play(canonical, group, obs, card_of_slot, higher_out)
+            hand_by_suit = counting[:, -NUM_GROUPS:]  # copies in hand by suit, counted last
+            play_slots, play_context = self.play(
+                canonical, group, obs, slot_of_card, higher_out, hand_by_suit
+            )
             slots = torch.cat([slots, play_slots], dim=2)
             context.append(play_context)
         mixed_context = self.context(torch.cat(context, dim=1))

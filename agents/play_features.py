@@ -23,7 +23,7 @@ from shengji_env.encoding import OBS_LAYOUT
 from shengji_env.rules.cards import NUM_SUITS, POINTS
 from shengji_env.rules.trump import TRUMP
 
-from .canonical import CARD_ORDER_CHUNK, HAND_CHUNK, NUM_GROUPS, SUM_SCALE, TRICK_CHUNKS
+from .canonical import CARD_ORDER_CHUNK, NUM_GROUPS, TRICK_CHUNKS
 
 PLAY_PER_SLOT = 7  # led suit, winner holds the suit, above the winner, points, suit length,
 # partner void, opponent ruff threat
@@ -44,9 +44,10 @@ def _void_columns() -> torch.Tensor:
 
 
 class PlayFeatures(nn.Module):
-    """(card chunks in slot order, effective suit by slot, observation, card of each slot,
-    outstanding cards beating each slot) -> per-slot features (batch, 54, PLAY_PER_SLOT)
-    and context (batch, PLAY_CONTEXT)."""
+    """(card chunks in slot order, effective suit by slot, observation, each card's slot,
+    outstanding cards beating each slot, copies in hand by effective suit — the last two
+    from :class:`~agents.canonical.CardFeatures`) -> per-slot features (batch, 54,
+    PLAY_PER_SLOT) and context (batch, PLAY_CONTEXT)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -63,8 +64,9 @@ class PlayFeatures(nn.Module):
         cards: torch.Tensor,
         group: torch.Tensor,
         obs: torch.Tensor,
-        card_of_slot: torch.Tensor,
+        slot_of_card: torch.Tensor,
         higher_out: torch.Tensor,
+        hand_by_suit: torch.Tensor,
     ) -> tuple[torch.Tensor, torch.Tensor]:
         suits = nn.functional.one_hot(group, NUM_GROUPS).float()  # (batch, 54, 5)
         trick = cards[:, TRICK_CHUNKS]  # (batch, 4 seats, 54)
@@ -74,8 +76,9 @@ class PlayFeatures(nn.Module):
         order = cards[:, CARD_ORDER_CHUNK] + 1.0  # 0 marks no card below
         top_by_suit = ((order * (winning > 0).float())[:, :, None] * suits).amax(1)
         above = (order > _by_slot(top_by_suit, suits)) & (winner_holds_suit > 0.5)
-        points = self.points[card_of_slot]  # (batch, 54) by slot
-        hand_by_suit = (cards[:, HAND_CHUNK, None, :] @ suits).squeeze(1) / SUM_SCALE
+        points = torch.zeros_like(higher_out).scatter(  # (batch, 54) by slot
+            1, slot_of_card, self.points.expand_as(higher_out)
+        )
         partner_void, ruff_threat = self._voids(obs)
         per_slot = [
             _by_slot(_suits_of(led, suits), suits),

@@ -60,7 +60,7 @@ def main() -> None:
     print(f"{'policy makes':>12}  {'level gain / hand [95% CI]':28} paired wins")
     for kind in (*KINDS, "all"):
         spec = args.policy if kind == "all" else f"mixed:{args.policy},kind={kind}"
-        options = {"decks": 2, **({"start": args.start} if args.start != "match" else {})}
+        options = {"decks": 2, "start": args.start}
         result = run_arena([spec, "heuristic"], args.deals, options=options, seed=args.seed)
         pair = result.pairs()[0]
         print(f"{kind:>12}  {pair.level_gain!s:28} {pair.paired_win_share:.1%}")

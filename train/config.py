@@ -96,9 +96,10 @@ class TrainConfig:
     card_blocks: int = 2
     """With ``network: cards``: the blocks of neighbour-and-suit mixing."""
     card_play_features: bool = False
-    """With ``network: cards``: also give each card token what a follower reads off the
-    current trick (in the led suit, above the winning play there, its points; the trick's
-    points as context, :mod:`agents.play_features`)."""
+    """With ``network: cards``: also give each card token what a player reads off the table
+    about it (in the led suit, above the winning play there, its points, its suit's length
+    in hand, partner void, ruff threat) and the context the trick's points, the lead's shape
+    and the winning play's safety (:mod:`agents.play_features`)."""
     advice: bool = False
     """The policy also reads HeuristicAgent's advice (the action it would take next in the
     state) and starts from a learned bonus for it: it learns where to depart from the

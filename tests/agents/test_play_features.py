@@ -20,9 +20,8 @@ def _features(observation) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     canonicalize = Canonicalize()
     cards, counting, slot_of_card = canonicalize.slots(obs)
     group = canonicalize.card_features.effective_suits(cards)
-    card_of_slot = canonicalize.card_of_slot[canonicalize.table_row(obs)]
-    higher_out = counting[:, 2 * 54 : 3 * 54]
-    per_slot, context = PlayFeatures()(cards, group, obs, card_of_slot, higher_out)
+    higher_out, hand_by_suit = counting[:, 2 * 54 : 3 * 54], counting[:, -5:]
+    per_slot, context = PlayFeatures()(cards, group, obs, slot_of_card, higher_out, hand_by_suit)
     return per_slot[0], context[0], slot_of_card[0]
 
 
