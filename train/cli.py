@@ -137,7 +137,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="continue from this checkpoint.pt, under its own config "
         "(a --config file or key=value settings change only the keys they name)",
     )
-    training.add_argument("--max-minutes", type=minutes, help="stop (after a checkpoint) by then")
+    training.add_argument(
+        "--max-minutes",
+        type=minutes,
+        help="stop (after a checkpoint) by then, inside a distillation fit too",
+    )
+    training.add_argument(
+        "--max-rounds",
+        type=count(1),
+        help="stop (after a checkpoint) when this many distillation rounds are done",
+    )
     training.add_argument("overrides", nargs="*", help="key=value settings over the config")
     args, rest = parser.parse_known_args(argv)
     if args.command == "demo":
@@ -330,6 +339,7 @@ def train_command(args: argparse.Namespace) -> int:
             None if args.resume else config,
             resume=args.resume,
             max_seconds=seconds,
+            max_rounds=args.max_rounds,
             on_update=report(console, config.total_steps),
             on_phase=lambda text: console.print(f"[bold]{text}[/bold]"),
             overrides=overrides,

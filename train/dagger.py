@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import resource
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
 from shengji_env.env import raw_env
 
 from . import parts as parts_io
+from .checkpoint import restore_rng, rng_state
 from .config import TrainConfig
 from .fitting import fit_passes
 from .parts import Arrays, Columns
@@ -272,10 +274,13 @@ def fit(
     config: TrainConfig,
     rng: np.random.Generator,
     epochs: int,
-) -> None:
+    first_step: int = 0,
+    stop: Callable[[], bool] | None = None,
+) -> int | None:
     """``epochs`` passes over ``data`` (the learning rate falling linearly to 0), each pass
     with a fresh ``dagger_bid_share`` of the bid decisions (a third of all states, and
-    learnt first) and every other state."""
+    learnt first) and every other state; from ``first_step`` and until ``stop()`` says so
+    (:func:`train.fitting.fit_passes`: the step to go on from, or ``None`` when done)."""
     is_bid = data.obs[:, BID_COLUMN] > 0.5
     bids, others = np.flatnonzero(is_bid), np.flatnonzero(~is_bid)
     kept_bids = round(len(bids) * config.dagger_bid_share)
@@ -290,7 +295,16 @@ def fit(
         rng.permutation(np.concatenate([others, rng.choice(bids, kept_bids, replace=False)]))
         for _ in range(epochs)
     ]
-    fit_passes(net, optimizer, passes, config.bc_minibatch_size, loss_of, config.max_grad_norm)
+    return fit_passes(
+        net,
+        optimizer,
+        passes,
+        config.bc_minibatch_size,
+        loss_of,
+        config.max_grad_norm,
+        first_step,
+        stop,
+    )
 
 
 @torch.no_grad()
@@ -327,6 +341,19 @@ def epochs_after(config: TrainConfig, round_number: int) -> int:
     return config.dagger_epochs
 
 
+@dataclass
+class FitProgress:
+    """Where a round's fit stopped before its last step, for the checkpoint: the run goes on
+    from ``step`` with the passes drawn again from the generators' state ``rng`` (as at the
+    fit's start), so the finished round is the one an unbroken run makes."""
+
+    step: int
+    rng: dict[str, Any]  # train.checkpoint.rng_state when the fit drew its passes
+    stats: dict[str, float]  # the fresh round's scores before the fit
+    seconds: float  # wall and CPU time the round has taken so far
+    cpu_seconds: float
+
+
 def run_round(
     run_dir: Path,
     config: TrainConfig,
@@ -334,28 +361,45 @@ def run_round(
     net: MaskedPolicy,
     optimizer: torch.optim.Optimizer,
     rng: np.random.Generator,
-) -> dict[str, float]:
+    progress: FitProgress | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> tuple[dict[str, float], FitProgress | None]:
     """Label the next round on the student's states, score the student on them (before it
-    learns them: how well it does where it goes), then fit every round so far.
+    learns them: how well it does where it goes), then fit every round so far; returns the
+    round's stats, or where the fit stopped when ``stop()`` said so before its end.
 
     ``students`` holds the student's weights at the start of each earlier round (``None``
     for round 0, where the teacher plays) and gets this round's appended: labels are a
-    cache, and a round whose parts are gone (another machine) is labelled again the same."""
+    cache, and a round whose parts are gone (another machine) is labelled again the same.
+    With ``progress`` (a stopped fit, whose round is already in ``students``) the round's
+    labels are made or read again and its fit goes on where it stopped."""
     started, cpu = time.perf_counter(), cpu_seconds()
-    round_number = len(students)
-    playing = round_number > 0
-    students.append(
-        {k: v.detach().clone() for k, v in net.state_dict().items()} if playing else None
-    )
+    if progress is None:
+        playing = len(students) > 0
+        students.append(
+            {k: v.detach().clone() for k, v in net.state_dict().items()} if playing else None
+        )
+    round_number = len(students) - 1
     rounds = [make_round(run_dir, config, r, weights) for r, weights in enumerate(students)]
     fresh = rounds[-1]
-    stats = score(net, fresh) if playing else {}
-    fit(net, optimizer, Labels.concatenate(rounds), config, rng, epochs_after(config, round_number))
+    if progress is None:
+        stats = score(net, fresh) if round_number > 0 else {}
+        progress = FitProgress(0, rng_state(rng), {k: float(v) for k, v in stats.items()}, 0, 0)
+    else:
+        restore_rng(progress.rng, rng)
+    epochs = epochs_after(config, round_number)
+    data = Labels.concatenate(rounds)
+    stopped_at = fit(net, optimizer, data, config, rng, epochs, progress.step, stop)
+    seconds = progress.seconds + time.perf_counter() - started
+    cpu = progress.cpu_seconds + cpu_seconds() - cpu
+    if stopped_at is not None:
+        return {}, FitProgress(stopped_at, progress.rng, progress.stats, seconds, cpu)
+    stats = dict(progress.stats)
     stats.update({f"{k}_after": v for k, v in score(net, fresh).items()})
-    stats["dagger/samples"] = float(sum(len(r) for r in rounds))
-    stats["dagger/seconds"] = time.perf_counter() - started
-    stats["dagger/cpu_seconds"] = cpu_seconds() - cpu
-    return stats
+    stats["dagger/samples"] = float(len(data))
+    stats["dagger/seconds"] = seconds
+    stats["dagger/cpu_seconds"] = cpu
+    return stats, None
 
 
 def summary(done: int, stats: dict[str, float]) -> str:

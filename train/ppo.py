@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -155,11 +156,18 @@ def _state(
     }
 
 
+def _fit_progress(state: dict[str, Any] | None) -> dagger.FitProgress | None:
+    """The distillation fit a checkpoint stopped inside, if any."""
+    saved = None if state is None else state.get("dagger_fit")
+    return None if saved is None else dagger.FitProgress(**saved)
+
+
 def train(
     config: TrainConfig | None = None,
     resume: Path | None = None,
     max_updates: int | None = None,
     max_seconds: float | None = None,
+    max_rounds: int | None = None,
     on_update: Callable[[int, int, dict[str, float]], None] | None = None,
     on_phase: Callable[[str], None] | None = None,
     overrides: Mapping[str, Any] | None = None,
@@ -168,9 +176,11 @@ def train(
     config with ``overrides`` on top (``{}`` continues it exactly; ``total_steps`` extends
     it). Returns the run folder (``checkpoint.pt``, ``config.yaml``, TensorBoard logs).
 
-    ``max_updates`` / ``max_seconds`` stop this call early (after a checkpoint), so a long
-    run can be split across sessions and resumed exactly. ``on_update(update, step, stats)``
-    is called after every update and ``on_phase(text)`` when a phase starts (progress).
+    ``max_updates`` (PPO updates), ``max_rounds`` (distillation rounds) and ``max_seconds``
+    (checked after every update and every step of a distillation fit) stop this call early,
+    after a checkpoint, so a long run can be split across sessions and resumed exactly.
+    ``on_update(update, step, stats)`` is called after every update and ``on_phase(text)``
+    when a phase starts (progress).
     """
     started_at = time.perf_counter()
     state: dict[str, Any] | None = None
@@ -223,10 +233,26 @@ def train(
             save_checkpoint(checkpoint, _state(net, optimizer, config, 0, 0, snapshots, rng))
             save_policy(checkpoint, run_dir / "bc")  # the clone alone, to compare PPO against
 
+    def out_of_time() -> bool:
+        return max_seconds is not None and time.perf_counter() - started_at > max_seconds
+
+    fit_progress = _fit_progress(state)
+    done_rounds = 0
     while dagger_round < config.dagger_rounds:
         announce(on_phase, f"distillation round {dagger_round + 1} of {config.dagger_rounds}")
-        stats = dagger.run_round(run_dir, config, students, net, optimizer, rng)
-        dagger_round = len(students)
+        stats, fit_progress = dagger.run_round(
+            run_dir, config, students, net, optimizer, rng, fit_progress, out_of_time
+        )
+        if fit_progress is not None:  # out of time inside the fit: it goes on from here
+            stopped = _state(net, optimizer, config, 0, 0, snapshots, rng, dagger_round)
+            save_checkpoint(
+                checkpoint,
+                {**stopped, "dagger_students": students, "dagger_fit": asdict(fit_progress)},
+            )
+            announce(on_phase, f"distillation round {dagger_round + 1} stopped inside its fit")
+            writer.close()
+            return run_dir
+        dagger_round, done_rounds = len(students), done_rounds + 1
         for key, value in stats.items():
             writer.add_scalar(key, value, dagger_round)
         announce(on_phase, dagger.summary(dagger_round, stats))
@@ -237,7 +263,7 @@ def train(
         save_checkpoint(checkpoint, {**distilled, "dagger_students": students})
         if finished:
             save_policy(checkpoint, run_dir / "distilled")  # the student before PPO
-        if max_seconds is not None and time.perf_counter() - started_at > max_seconds:
+        if out_of_time() or (max_rounds is not None and done_rounds >= max_rounds):
             writer.close()
             return run_dir
 

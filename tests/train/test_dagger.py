@@ -51,7 +51,7 @@ def test_round_zero_labels_are_the_teachers_own_play():
 
 def test_a_distilled_run_resumes_exactly_and_plays(tmp_path):
     whole = train(tiny(tmp_path / "a", *DAGGER))
-    first = train(tiny(tmp_path / "b", *DAGGER), max_seconds=0)  # stops after round 1
+    first = train(tiny(tmp_path / "b", *DAGGER), max_rounds=1)  # stops after round 1
     data = load_checkpoint(first / "checkpoint.pt")
     assert data["dagger_round"] == 1 and data["update"] == 0
     resumed = train(resume=first / "checkpoint.pt")
@@ -63,9 +63,27 @@ def test_a_distilled_run_resumes_exactly_and_plays(tmp_path):
     assert not agent.net.advised
 
 
+def test_a_fit_stopped_for_time_goes_on_to_the_unbroken_runs_weights(tmp_path):
+    small = [*DAGGER, "dagger_first_epochs=2", "bc_minibatch_size=64"]
+    whole = train(tiny(tmp_path / "a", *small), max_rounds=2)
+    run = train(tiny(tmp_path / "b", *small), max_seconds=0)
+    stopped_in = []  # the round whose fit each call stopped inside
+    while (data := load_checkpoint(run / "checkpoint.pt"))["dagger_round"] < 2:
+        if data.get("dagger_fit") is not None:
+            assert data["dagger_fit"]["step"] >= 1  # each call takes at least one step
+            assert data["dagger_round"] == len(data["dagger_students"]) - 1
+            stopped_in.append(data["dagger_round"])
+        run = train(resume=run / "checkpoint.pt", max_seconds=0)
+    assert 0 in stopped_in and 1 in stopped_in
+    a, b = load_checkpoint(whole / "checkpoint.pt"), data
+    assert a["dagger_round"] == b["dagger_round"] == 2 and b["update"] == 0
+    assert same_weights(a["model"], b["model"])
+    assert same_weights(a["dagger_students"][1], b["dagger_students"][1])
+
+
 def test_a_round_whose_labels_are_gone_is_labelled_again_the_same(tmp_path):
-    run = train(tiny(tmp_path, *DAGGER), max_seconds=0)  # round 1 of 2
-    run = train(resume=run / "checkpoint.pt", max_seconds=0)  # round 2, then it stops
+    run = train(tiny(tmp_path, *DAGGER), max_rounds=1)  # round 1 of 2
+    run = train(resume=run / "checkpoint.pt", max_rounds=1)  # round 2, then it stops
     data = load_checkpoint(run / "checkpoint.pt")
     assert data["dagger_round"] == 2 and data["update"] == 0
     config, students = config_from_dict(data["config"]), data["dagger_students"]
@@ -177,6 +195,6 @@ def test_the_first_fit_has_its_own_number_of_passes(tmp_path, monkeypatch):
         return real(net, optimizer, chosen, *args, **kwargs)
 
     monkeypatch.setattr(dagger, "fit_passes", counting)
-    run = train(tiny(tmp_path, *DAGGER, "dagger_first_epochs=3", "dagger_epochs=1"), max_seconds=0)
-    train(resume=run / "checkpoint.pt", max_seconds=0)
+    run = train(tiny(tmp_path, *DAGGER, "dagger_first_epochs=3", "dagger_epochs=1"), max_rounds=1)
+    train(resume=run / "checkpoint.pt", max_rounds=1)
     assert passes == [3, 1]
