@@ -67,13 +67,13 @@ class Suits(NamedTuple):
     higher_in_suit: torch.Tensor  # (batch, 54, 1): slot i+1 is in slot i's suit
 
     @classmethod
-    def of(cls, group: torch.Tensor) -> Suits:
-        """From (batch, 54) effective suits by slot."""
-        members = nn.functional.one_hot(group, NUM_GROUPS).transpose(1, 2).float()
+    def of(cls, group: torch.Tensor, one_hot: torch.Tensor) -> Suits:
+        """From (batch, 54) effective suits by slot and their one-hot (batch, 54, 5)."""
+        members = one_hot.transpose(1, 2)
         means = members / members.sum(2, keepdim=True).clamp(min=1.0)
-        same = (group[:, 1:] == group[:, :-1]).float()
-        lower = nn.functional.pad(same, (1, 0))[:, :, None]
-        higher = nn.functional.pad(same, (0, 1))[:, :, None]
+        same = (group[:, 1:] == group[:, :-1]).float()[:, :, None]
+        lower = nn.functional.pad(same, (0, 0, 1, 0))
+        higher = nn.functional.pad(same, (0, 0, 0, 1))
         return cls(members, means, lower, higher)
 
 
@@ -109,20 +109,24 @@ class CardNet(MaskedPolicy):
         canonical, counting, slot_of_card = self.canonical.slots(obs)
         per_slot = counting[:, : COUNTED_PER_SLOT * NUM_CARD_TYPES]
         per_slot = per_slot.reshape(-1, COUNTED_PER_SLOT, NUM_CARD_TYPES)
-        slots = torch.cat([canonical, per_slot], dim=1).transpose(1, 2)  # (batch, 54, f)
+        chunks = [canonical, per_slot]  # each (batch, f, 54)
         context = [obs[:, self.canonical.rest], counting[:, COUNTED_PER_SLOT * NUM_CARD_TYPES :]]
         group = self.canonical.card_features.effective_suits(canonical)
+        one_hot = nn.functional.one_hot(group, NUM_GROUPS).float()  # (batch, 54, 5)
         if self.play is not None:
-            higher_out = per_slot[:, COUNTED_PER_SLOT - 1]  # outstanding cards beating each
+            higher_out = counting[
+                :, (COUNTED_PER_SLOT - 1) * NUM_CARD_TYPES : COUNTED_PER_SLOT * NUM_CARD_TYPES
+            ]
             hand_by_suit = counting[:, -NUM_GROUPS:]  # copies in hand by suit, counted last
             play_slots, play_context = self.play(
-                canonical, group, obs, slot_of_card, higher_out, hand_by_suit
+                canonical, one_hot, obs, slot_of_card, higher_out, hand_by_suit
             )
-            slots = torch.cat([slots, play_slots], dim=2)
+            chunks.append(play_slots)
             context.append(play_context)
+        slots = torch.cat(chunks, dim=1).transpose(1, 2)  # (batch, 54, f)
         mixed_context = self.context(torch.cat(context, dim=1))
         tokens = self.embed(slots) + self.slot_embedding + mixed_context[:, None, :]
-        suits = Suits.of(group)
+        suits = Suits.of(group, one_hot)
         for block in self.blocks:
             tokens = block(tokens, suits)
         pooled = torch.cat([tokens.mean(1), tokens.amax(1), mixed_context], dim=1)

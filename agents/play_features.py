@@ -44,76 +44,71 @@ def _void_columns() -> torch.Tensor:
 
 
 class PlayFeatures(nn.Module):
-    """(card chunks in slot order, effective suit by slot, observation, each card's slot,
-    outstanding cards beating each slot, copies in hand by effective suit — the last two
-    from :class:`~agents.canonical.CardFeatures`) -> per-slot features (batch, 54,
-    PLAY_PER_SLOT) and context (batch, PLAY_CONTEXT)."""
+    """(card chunks in slot order, each slot's effective suit one-hot (batch, 54, 5),
+    observation, each card's slot, outstanding cards beating each slot, copies in hand by
+    effective suit — the last two from :class:`~agents.canonical.CardFeatures`) -> per-slot
+    features (batch, PLAY_PER_SLOT, 54), laid out as the card chunks are, and context
+    (batch, PLAY_CONTEXT).
+
+    Written for a small exported graph (each ONNX node costs about a microsecond at batch
+    one): values by suit are gathered into one (batch, k, 5) stack and spread to the slots
+    by one product with the suits, and reductions keep their dimension."""
 
     def __init__(self) -> None:
         super().__init__()
         points = torch.tensor(POINTS, dtype=torch.float32) / POINT_SCALE
         self.register_buffer("points", points, persistent=False)
         self.register_buffer("void_columns", _void_columns(), persistent=False)
-        self.winner = OBS_LAYOUT["trick_winner"]
-        self.leader = OBS_LAYOUT["leader"]
+        seats = [*_columns("leader"), *_columns("trick_winner")]
+        self.register_buffer("seat_columns", torch.tensor(seats), persistent=False)
         self.voids = OBS_LAYOUT["voids"]
         self.trump = OBS_LAYOUT["trump_suit"]
 
     def forward(
         self,
         cards: torch.Tensor,
-        group: torch.Tensor,
+        suits: torch.Tensor,
         obs: torch.Tensor,
         slot_of_card: torch.Tensor,
         higher_out: torch.Tensor,
         hand_by_suit: torch.Tensor,
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        suits = nn.functional.one_hot(group, NUM_GROUPS).float()  # (batch, 54, 5)
         trick = cards[:, TRICK_CHUNKS]  # (batch, 4 seats, 54)
-        winning = (obs[:, self.winner, None] * trick).sum(1)  # (batch, 54)
-        led = (obs[:, self.leader, None] * trick).sum(1)
-        winner_holds_suit = _by_slot(_suits_of(winning, suits), suits)
-        order = cards[:, CARD_ORDER_CHUNK] + 1.0  # 0 marks no card below
-        top_by_suit = ((order * (winning > 0).float())[:, :, None] * suits).amax(1)
-        above = (order > _by_slot(top_by_suit, suits)) & (winner_holds_suit > 0.5)
+        seats = obs[:, self.seat_columns].reshape(-1, 2, 4)  # the leader, the winner
+        led_winning = seats @ trick  # (batch, 2, 54): the lead and the winning play
+        led, winning = led_winning[:, :1], led_winning[:, 1:]
+        shown = ((led_winning > 0).float() @ suits).clamp(max=1.0)  # (batch, 2, 5)
+        order = cards[:, CARD_ORDER_CHUNK : CARD_ORDER_CHUNK + 1] + 1.0  # 0: no card below
+        top_by_suit = ((order * (winning > 0).float()).transpose(1, 2) * suits).amax(1)
+        by_suit = torch.cat([shown, top_by_suit[:, None], hand_by_suit[:, None]], dim=1)
+        by_suit = torch.cat([by_suit, self._voids(obs)], dim=1)  # (batch, 6, 5)
+        by_slot = by_suit @ suits.transpose(1, 2)  # (batch, 6, 54): each slot's suit's value
+        winner_holds_suit = by_slot[:, 1:2]
+        above = (order > by_slot[:, 2:3]) & (winner_holds_suit > 0.5)
         points = torch.zeros_like(higher_out).scatter(  # (batch, 54) by slot
             1, slot_of_card, self.points.expand_as(higher_out)
-        )
-        partner_void, ruff_threat = self._voids(obs)
-        per_slot = [
-            _by_slot(_suits_of(led, suits), suits),
-            winner_holds_suit,
-            above.float(),
-            points,
-            _by_slot(hand_by_suit, suits),
-            _by_slot(partner_void, suits),
-            _by_slot(ruff_threat, suits),
-        ]
-        over_winner = torch.where(winning > 0, higher_out, torch.full_like(higher_out, 1e3))
+        )[:, None]
+        per_slot = torch.cat([by_slot[:, :2], above.float(), points, by_slot[:, 3:]], dim=1)
+        over_winner = torch.where(winning[:, 0] > 0, higher_out, 1e3)
         context = [
-            (trick.sum(1) * points).sum(1),
-            led.sum(1),
-            led.amax(1),
-            winner_holds_suit[:, -1],  # the trump slots close the slot order
-            over_winner.amin(1) * (winning.sum(1) > 0).float(),
+            (trick.sum(1, keepdim=True) * points).sum(2),
+            led.sum(2),
+            led.amax(2),
+            shown[:, 1, -1:],  # the winning play holds trump
+            over_winner.amin(1, keepdim=True) * (winning.sum(2) > 0).float(),
         ]
-        return torch.stack(per_slot, dim=2), torch.stack(context, dim=1)
+        return per_slot, torch.cat(context, dim=1)
 
-    def _voids(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(batch, 5) by effective suit in slot order: the partner void there; an opponent
-        void there and not in trump."""
+    def _voids(self, obs: torch.Tensor) -> torch.Tensor:
+        """(batch, 2, 5) by effective suit in slot order: the partner void there; an
+        opponent void there and not in trump."""
         voids = obs[:, self.voids].reshape(-1, 4, NUM_GROUPS)  # relative seat x column
         columns = self.void_columns[obs[:, self.trump].argmax(1)]  # (batch, 5)
         by_suit = voids.gather(2, columns[:, None, :].expand(-1, 4, -1))
         opponents = by_suit[:, list(OPPONENTS)] * (1.0 - voids[:, list(OPPONENTS), TRUMP:])
-        return by_suit[:, PARTNER], opponents.amax(1)
+        return torch.cat([by_suit[:, PARTNER : PARTNER + 1], opponents.amax(1, keepdim=True)], 1)
 
 
-def _suits_of(play: torch.Tensor, suits: torch.Tensor) -> torch.Tensor:
-    """(batch, 5): 1.0 for each effective suit with a card in ``play`` (batch, 54)."""
-    return ((play > 0).float()[:, None, :] @ suits).squeeze(1).clamp(max=1.0)
-
-
-def _by_slot(by_suit: torch.Tensor, suits: torch.Tensor) -> torch.Tensor:
-    """(batch, 5) values by effective suit -> (batch, 54) each slot's suit's value."""
-    return (suits @ by_suit[:, :, None]).squeeze(-1)
+def _columns(block: str) -> range:
+    """The observation columns of a block."""
+    return range(OBS_LAYOUT[block].start, OBS_LAYOUT[block].stop)
