@@ -87,9 +87,10 @@ class Canonicalize(nn.Module):
         self.card_features = CardFeatures()
         slot_of_card, card_of_slot = _tables()
         card_columns, rest = _card_columns()
+        # per trump x level row: the observation column of each chunk's card in slot order
+        column_of_slot = np.stack([card_columns[:, order].ravel() for order in card_of_slot])
         self.register_buffer("slot_of_card", torch.from_numpy(slot_of_card), persistent=False)
-        self.register_buffer("card_of_slot", torch.from_numpy(card_of_slot), persistent=False)
-        self.register_buffer("card_columns", torch.from_numpy(card_columns), persistent=False)
+        self.register_buffer("column_of_slot", torch.from_numpy(column_of_slot), persistent=False)
         self.register_buffer("rest", torch.from_numpy(rest), persistent=False)
         self.trump = OBS_LAYOUT["trump_suit"]
         self.level = OBS_LAYOUT["level"]
@@ -104,9 +105,8 @@ class Canonicalize(nn.Module):
         """The card chunks in slot order (batch, chunks, 54), the :class:`CardFeatures`
         (batch, CARD_FEATURES) and each card's slot (batch, 54)."""
         row = obs[:, self.trump].argmax(1) * NUM_RANKS + obs[:, self.level].argmax(1)
-        cards = obs[:, self.card_columns]  # (batch, chunks, 54) by card id
-        order = self.card_of_slot[row].unsqueeze(1).expand(-1, self.chunks, -1)
-        canonical = cards.gather(2, order)  # (batch, chunks, 54) by slot
+        columns = self.column_of_slot[row]  # (batch, chunks * 54)
+        canonical = obs.gather(1, columns).reshape(-1, self.chunks, NUM_CARD_TYPES)
         counting = self.card_features(canonical, obs[:, BURY_COLUMN])
         return canonical, counting, self.slot_of_card[row]
 
@@ -157,17 +157,19 @@ class CardFeatures(nn.Module):
 
     def forward(self, cards: torch.Tensor, burying: torch.Tensor) -> torch.Tensor:
         """``cards``: (batch, chunks, 54) in slot order; ``burying``: (batch,) 1.0 where
-        the dealer is choosing the kitty (still in the hand then) -> (batch, CARD_FEATURES)."""
-        hand = cards[:, HAND_CHUNK]
-        kitty = cards[:, KITTY_CHUNK] * (1.0 - burying[:, None])
-        out = (1.0 - cards[:, PLAYED_CHUNKS].sum(1) - hand - kitty).clamp(min=0.0)
+        the dealer is choosing the kitty (still in the hand then) -> (batch, CARD_FEATURES).
+        Slot values stay (batch, 1, 54) throughout: fewer nodes in an exported graph."""
+        hand = cards[:, HAND_CHUNK : HAND_CHUNK + 1]
+        kitty = cards[:, KITTY_CHUNK : KITTY_CHUNK + 1] * (1.0 - burying[:, None, None])
+        played = cards[:, PLAYED_CHUNKS].sum(1, keepdim=True)
+        out = (1.0 - played - hand - kitty).clamp(min=0.0)
         group = self.effective_suits(cards)
-        order = cards[:, CARD_ORDER_CHUNK]
-        beats = (group[:, None, :] == group[:, :, None]) & (order[:, None, :] > order[:, :, None])
-        higher_out = (beats.float() @ out[:, :, None]).squeeze(-1)
+        order = cards[:, CARD_ORDER_CHUNK : CARD_ORDER_CHUNK + 1]
+        # beaten[j, i]: slot j is of slot i's suit and ranks above it
+        beaten = (group[:, :, None] == group[:, None, :]) & (order.transpose(1, 2) > order)
+        higher_out = out @ beaten.float()
         boss = ((hand > 0) & (higher_out < 1e-6)).float()
         groups = nn.functional.one_hot(group, NUM_GROUPS).float()  # (batch, 54, 5)
-        out_by_group = (out[:, None, :] @ groups).squeeze(1)
-        hand_by_group = (hand[:, None, :] @ groups).squeeze(1)
-        sums = torch.cat([higher_out, out_by_group, hand_by_group], dim=1) / SUM_SCALE
-        return torch.cat([out, boss, sums], dim=1)
+        by_group = torch.cat([out, hand], dim=1) @ groups / SUM_SCALE  # (batch, 2, 5)
+        by_slot = torch.cat([out, boss, higher_out / SUM_SCALE], dim=2)
+        return torch.cat([by_slot.flatten(1), by_group.flatten(1)], dim=1)
