@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 JOBS ?= 2
+# The best shipped policy: the demo's arena holds it, as the default bot of play and web.
+BEST_POLICY := models/standalone-v1
 
 CORE_SOURCES := $(wildcard csrc/*.cpp csrc/*.hpp)
 CORE_STAMP := $(VENV)/.core-built
@@ -32,8 +34,8 @@ demo: setup
 	$(BIN)/shengji demo --seed 7
 	rm -rf runs/demo
 	$(BIN)/shengji train --config configs/quick.yaml run_name=demo
-	$(BIN)/shengji arena --agents ppo:runs/demo/checkpoint.pt heuristic greedy random \
-		--deals 100 --jobs $(JOBS) --out runs/demo/arena.json --plot runs/demo/arena.png
+	$(BIN)/shengji arena --agents ppo:runs/demo/checkpoint.pt ppo:$(BEST_POLICY) \
+		heuristic greedy random --deals 100 --jobs $(JOBS) --out runs/demo/arena.json --plot runs/demo/arena.png
 
 test: lint browser node
 	SHENGJI_REQUIRE_CORE=1 SHENGJI_REQUIRE_BROWSER=1 SHENGJI_REQUIRE_NODE=1 \

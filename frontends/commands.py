@@ -12,7 +12,9 @@ from rich.console import Console
 from agents.base import Agent
 
 ROOT = Path(__file__).resolve().parent.parent
-BEST_POLICY = ROOT / "models" / "full-v4"
+# The default bot of `shengji play`, `web` and `botzone`: the stand-alone policy, which beats
+# the heuristic in hands as they come inside matches (full-v4 only in first hands).
+BEST_POLICY = ROOT / "models" / "standalone-v1"
 
 
 def best_agent_spec() -> str:

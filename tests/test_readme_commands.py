@@ -85,7 +85,8 @@ def demo(tmp: Path) -> str:
     out = shengji("demo", "--seed", "7")
     train_quick(tmp)
     checkpoint = tmp / "demo" / "checkpoint.pt"
-    return out + arena(f"ppo:{checkpoint}", "heuristic", "greedy", "random")(tmp)
+    best = f"ppo:{ROOT / 'models' / 'standalone-v1'}"
+    return out + arena(f"ppo:{checkpoint}", best, "heuristic", "greedy", "random")(tmp)
 
 
 def train_full(tmp: Path, *extra: str) -> str:

@@ -102,8 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "play", **defaults, help="play a hand in the terminal against bots or a policy"
     )
     play.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
-    play.add_argument("--partner", default="heuristic", help="agent spec of your partner")
-    play.add_argument("--opponents", default="heuristic", help="agent spec of both opponents")
+    play.add_argument("--partner", help="agent spec of your partner (default: best shipped)")
+    play.add_argument("--opponents", help="agent spec of both opponents (default: best shipped)")
     play.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
     play.add_argument("--seed", type=count(0), help="the deal (random if omitted)")
     play.add_argument("--replay", type=Path, help="write the hand here (replay JSON lines)")
@@ -280,15 +280,15 @@ def serving_command(args: argparse.Namespace) -> int:
 
 def play_command(args: argparse.Namespace) -> int:
     from agents.human import play_game
+    from frontends.commands import best_agent_spec
     from shengji_env.env import raw_env
     from shengji_env.replay import HandRecorder, write_replay
 
     console = Console()
+    partner, opponents = args.partner or best_agent_spec(), args.opponents or best_agent_spec()
     try:
         env = raw_env(decks=args.decks, render_mode="ansi")
-        specs = {
-            seat: args.partner if seat % 2 == args.seat % 2 else args.opponents for seat in range(4)
-        }
+        specs = {seat: partner if seat % 2 == args.seat % 2 else opponents for seat in range(4)}
         bots = {
             f"player_{seat}": load_agent(spec) for seat, spec in specs.items() if seat != args.seat
         }

@@ -78,3 +78,22 @@ def test_play_command_reads_stdin_and_leaves_cleanly_at_eof():
     )
     assert result.returncode in (0, 130)
     assert "seat" in result.stdout
+
+
+def test_play_command_seats_the_best_shipped_policy_unless_told_otherwise(monkeypatch):
+    from frontends.commands import best_agent_spec
+    from train import cli
+
+    loaded: list[str] = []
+
+    def refuse(spec: str) -> None:
+        loaded.append(spec)
+        raise ValueError("stop here")
+
+    monkeypatch.setattr(cli, "load_agent", refuse)
+    assert cli.main(["play", "--seed", "1"]) == 2
+    assert loaded == [best_agent_spec()]
+    assert best_agent_spec().startswith("ppo:") and "standalone" in best_agent_spec()
+    loaded.clear()
+    assert cli.main(["play", "--opponents", "greedy", "--seed", "1"]) == 2  # seat 1 first
+    assert loaded == ["greedy"]
