@@ -20,10 +20,17 @@ from pathlib import Path
 
 import pytest
 
+from frontends.commands import BEST_POLICY, best_agent_spec
+
 from .readme import README, ROOT
 
 SHENGJI = [sys.executable, "-m", "train.cli"]
 BOTZONE_KEEP = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+
+
+def test_the_makefile_demo_holds_the_same_best_policy_as_the_front_ends():
+    makefile = (ROOT / "Makefile").read_text()
+    assert f"BEST_POLICY := {BEST_POLICY.relative_to(ROOT)}\n" in makefile
 
 
 def readme_commands() -> list[str]:
@@ -85,8 +92,7 @@ def demo(tmp: Path) -> str:
     out = shengji("demo", "--seed", "7")
     train_quick(tmp)
     checkpoint = tmp / "demo" / "checkpoint.pt"
-    best = f"ppo:{ROOT / 'models' / 'standalone-v1'}"
-    return out + arena(f"ppo:{checkpoint}", best, "heuristic", "greedy", "random")(tmp)
+    return out + arena(f"ppo:{checkpoint}", best_agent_spec(), "heuristic", "greedy", "random")(tmp)
 
 
 def train_full(tmp: Path, *extra: str) -> str:
