@@ -33,6 +33,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "minibatch_size": (1, EVERY),
     "clip_coef": (1e-12, 10.0),
     "ent_coef": (0.0, 10.0),
+    "failed_throw_cost": (0.0, 10.0),
     "vf_coef": (0.0, 100.0),
     "max_grad_norm": (1e-12, 1e6),
     "target_kl": (0.0, 100.0),
@@ -138,6 +139,10 @@ class TrainConfig:
     against snapshots)."""
     max_snapshots: int = 5
     """Snapshots kept in the league (oldest dropped)."""
+    failed_throw_cost: float = 0.0
+    """Shaping: levels taken from the learner's reward at the step that committed each of
+    its throws that failed (0: none; the rules' ``failed_throw_penalty`` is the game's own
+    cost, in points). Training only: the arena scores the game as it is."""
     bc_steps: int = 0
     """Behaviour-cloning samples from HeuristicAgent before PPO (0: no warm start, unless
     ``bc_labels``)."""

@@ -5,7 +5,8 @@ from the league mix: the learner in all four seats (``self``), or the learner in
 against a past snapshot or a rule-based bot. Only learner seats are recorded; a seat's
 consecutive card-by-card steps are consecutive samples of its trajectory, and the hand's
 reward comes at its last step (less, with ``duplicate_baseline``, what the heuristic bot
-scores from that seat on the same deal). Collection stops at the first hand boundary after the
+scores from that seat on the same deal; with ``failed_throw_cost``, that cost comes at the
+step that committed each failed throw). Collection stops at the first hand boundary after the
 target, so an update never carries a half-played hand into the next one (which is what
 makes resuming from a checkpoint exact).
 """
@@ -24,6 +25,7 @@ import torch
 
 from agents import HeuristicAgent, load_agent
 from agents.advice import NO_ADVICE, HeuristicAdvice
+from agents.behaviour import failed_leads
 from agents.network import PolicyNet
 from agents.play import play_hand
 from shengji_env.env import raw_env
@@ -31,7 +33,7 @@ from shengji_env.env import raw_env
 from .batch_rollout import BatchCollector, batchable
 from .config import TrainConfig
 from .league import NetworkPool
-from .trajectories import BATCH_KEYS, hand_arrays
+from .trajectories import BATCH_KEYS, hand_arrays, throw_penalties
 
 
 @dataclass
@@ -154,7 +156,15 @@ class Collector(NetworkPool):
             seat: hand.env.rewards[hand.env.possible_agents[seat]] - hand.baseline[seat]
             for seat in hand.samples
         }
-        return hand_arrays(hand.samples, rewards, self.config.gamma, self.config.gae_lambda)
+        config = self.config
+        shaping = None
+        if config.failed_throw_cost:
+            game = hand.env.game
+            shaping = {
+                seat: throw_penalties(steps, failed_leads(game, seat), config.failed_throw_cost)
+                for seat, steps in hand.samples.items()
+            }
+        return hand_arrays(hand.samples, rewards, config.gamma, config.gae_lambda, shaping)
 
 
 def make_collector(config: TrainConfig) -> Collector | BatchCollector:

@@ -6,6 +6,13 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from shengji_env.actions import DecisionKind
+from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
+
+LEAD_PHASE = OBS_LAYOUT["phase"].start + PHASE_SLOTS[DecisionKind.LEAD]
+"""The observation column that is 1 while the seat is choosing a lead."""
+SELECTION = OBS_LAYOUT["selection"]
+
 BATCH_KEYS = (
     "obs",
     "masks",
@@ -33,14 +40,39 @@ def gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> np
     return advantages
 
 
+def lead_ends(steps: Sequence[Sample]) -> list[int]:
+    """The steps of one seat's trajectory that ended each of its leads, in order: the last
+    step of a run of lead steps, or the one before a lead that starts with an empty
+    selection (a seat that wins a trick leads the next; a card that leaves nothing but
+    ``COMMIT`` commits by itself)."""
+    lead = [bool(step[0][LEAD_PHASE]) for step in steps]
+    starts = [is_lead and not steps[i][0][SELECTION].any() for i, is_lead in enumerate(lead)]
+    last = len(steps) - 1
+    return [
+        i for i in range(len(steps)) if lead[i] and (i == last or starts[i + 1] or not lead[i + 1])
+    ]
+
+
+def throw_penalties(steps: Sequence[Sample], failed: Sequence[bool], cost: float) -> np.ndarray:
+    """Per-step rewards of one seat's trajectory: ``-cost`` at the step that ended each lead
+    that ``failed`` (one flag per trick the seat led, in order), 0 elsewhere."""
+    ends = lead_ends(steps)
+    if len(ends) != len(failed):
+        raise RuntimeError(f"{len(ends)} leads recorded for {len(failed)} tricks led")
+    penalties = np.zeros(len(steps), dtype=np.float32)
+    penalties[[step for step, flag in zip(ends, failed, strict=True) if flag]] = -cost
+    return penalties
+
+
 def hand_arrays(
     samples: Mapping[int, Sequence[Sample]],
     final_rewards: Mapping[int, float],
     gamma: float,
     lam: float,
+    step_rewards: Mapping[int, np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:
     """Each learner seat's consecutive steps are one trajectory; its reward (the hand's, less
-    any baseline) comes at its last step."""
+    any baseline) comes at its last step, on top of any ``step_rewards`` (shaping)."""
     parts: dict[str, list[np.ndarray]] = {k: [] for k in BATCH_KEYS}
     for seat in sorted(samples):
         steps = samples[seat]
@@ -48,7 +80,9 @@ def hand_arrays(
             np.array(column) for column in zip(*steps, strict=True)
         )
         rewards = np.zeros(len(steps), dtype=np.float32)
-        rewards[-1] = final_rewards[seat]
+        if step_rewards is not None:
+            rewards += step_rewards[seat]
+        rewards[-1] += final_rewards[seat]
         values = values.astype(np.float32)
         advantages = gae(rewards, values, gamma, lam)
         for key, column in zip(

@@ -1,15 +1,21 @@
 """Rollout collection with the duplicate baseline: each hand's reward is the learner's
-reward less what the heuristic bot scores from the same seat on the same deal."""
+reward less what the heuristic bot scores from the same seat on the same deal; with
+``failed_throw_cost``, that cost at the step that committed each failed throw."""
+
+import dataclasses
 
 import numpy as np
 import pytest
+import torch
 
 from agents import HeuristicAgent
 from agents.advice import NO_ADVICE, HeuristicAdvice
+from agents.behaviour import failed_leads
 from agents.network import make_network
 from agents.play import play_hand
 from shengji_env.env import raw_env
 from train.rollout import Collector
+from train.trajectories import LEAD_PHASE, SELECTION, throw_penalties
 
 from .helpers import tiny
 
@@ -65,3 +71,49 @@ def test_the_advice_is_the_heuristic_own_play_and_stops_off_its_plan():
         else:
             env.step(bot.act(observed, info))
     pytest.fail("no single-card lead with a continuation in this hand")
+
+
+def play_out(collector: Collector, seed: int):
+    """One hand collected by ``collector``, played to its end."""
+    hand = collector._new_hand(raw_env(decks=1), np.random.default_rng(seed))
+    generator = torch.Generator().manual_seed(seed)
+    while not all(hand.env.terminations.values()):
+        agent = hand.env.agent_selection
+        seat = hand.env.possible_agents.index(agent)
+        key = "learner" if seat in hand.learner_seats else id(hand.opponent)
+        collector._act(key, [(hand, seat, hand.env.observe(agent))], generator)
+    return hand
+
+
+def test_a_failed_throw_costs_the_learner_at_the_step_that_committed_it(tmp_path):
+    cost = 0.25
+    config = tiny(
+        tmp_path, "decks=1", "opponents={heuristic: 1}", f"failed_throw_cost={cost}", "gae_lambda=1"
+    )
+    collector = Collector(config)  # an untrained network: it throws at random, and fails
+    collector.load(make_network(config.to_dict()).state_dict(), [])
+    hand = play_out(collector, seed=5)
+    shaped = collector._finish(hand)
+    collector.config = dataclasses.replace(config, failed_throw_cost=0.0)
+    plain = collector._finish(hand)
+    failed = {seat: failed_leads(hand.env.game, seat) for seat in hand.samples}
+    assert sum(map(sum, failed.values())) > 0
+    start = 0
+    for seat in sorted(hand.samples):  # gamma 1, lambda 1: the return is the rewards to come
+        steps = hand.samples[seat]
+        stop = start + len(steps)
+        extra = shaped["returns"][start:stop] - plain["returns"][start:stop]
+        drops = np.flatnonzero(abs(np.diff(np.r_[extra, 0.0])) > 1e-5)  # the steps that cost
+        assert len(drops) == sum(failed[seat])
+        for step in drops:  # a lead's last step: the seat's next step starts a new decision
+            assert steps[step][0][LEAD_PHASE] == 1
+            assert step + 1 == len(steps) or not steps[step + 1][0][SELECTION].any()
+        assert extra[0] == pytest.approx(-cost * sum(failed[seat]))
+        start = stop
+    assert start == len(shaped["returns"])
+
+
+def test_the_cost_needs_one_lead_commit_per_trick_led():
+    steps = [(np.zeros(1017, np.float32), None, 3, 0.0, 0.0, 0)]  # a bid, not a lead
+    with pytest.raises(RuntimeError, match="0 leads recorded for 1 tricks led"):
+        throw_penalties(steps, [True], 0.1)
