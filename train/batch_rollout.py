@@ -33,7 +33,8 @@ LEARNER = -1  # the group key of learner rows (snapshot rows use their index)
 
 def batchable(config: TrainConfig) -> bool:
     """Whether :class:`BatchCollector` can collect for ``config``: the core is built, every
-    opponent is a network, no advice, baseline or shaping, and no per-episode random level."""
+    opponent is a network, no advice, baseline, shaping or deck mix, and no per-episode random
+    level."""
     options = config.env_options
     return (
         load_core() is not None
@@ -41,6 +42,7 @@ def batchable(config: TrainConfig) -> bool:
         and not config.advice
         and not config.duplicate_baseline
         and not config.failed_throw_cost
+        and not config.ppo_decks
         and options.get("start_level") != "random"
     )
 

@@ -148,6 +148,9 @@ class TrainConfig:
     ``bc_labels``)."""
     bc_epochs: int = 3
     """Passes over the behaviour-cloning data."""
+    ppo_decks: dict[int, float] = dataclasses.field(default_factory=dict)
+    """Deck counts of the PPO hands and their shares, each hand drawing one (empty: every
+    hand has ``decks``). The arena evaluations during the run keep ``decks``."""
     duplicate_baseline: bool = False
     """Subtract from each hand's reward what HeuristicAgent in all four seats scores on the
     same deal from the same seat: the reward becomes the gain over the heuristic (the
@@ -254,6 +257,8 @@ class TrainConfig:
                 f"{self.card_blocks}"
             )
         self._check_dagger()
+        if self.ppo_decks:
+            self.ppo_decks = _deck_shares("ppo_decks", self.ppo_decks)
         if self.backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         if self.backend == "ray" and self.num_workers < 1:
@@ -277,13 +282,7 @@ class TrainConfig:
             raise ValueError(
                 f"dagger_teacher_share must be in [0, 1], got {self.dagger_teacher_share}"
             )
-        decks = {int(k): v for k, v in self.dagger_decks.items()}
-        if not decks or not set(decks) <= {1, 2, 3} or any(v <= 0 for v in decks.values()):
-            raise ValueError(
-                f"dagger_decks must map deck counts 1, 2 or 3 to positive shares, got "
-                f"{self.dagger_decks}"
-            )
-        self.dagger_decks = decks
+        self.dagger_decks = _deck_shares("dagger_decks", self.dagger_decks)
 
     @property
     def env_options(self) -> dict[str, Any]:
@@ -295,6 +294,20 @@ class TrainConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def _deck_shares(name: str, value: Any) -> dict[int, float]:
+    """``value`` as {deck count: share}, or an error naming ``name``."""
+    try:
+        shares = {int(k): v for k, v in dict(value).items()}
+    except (TypeError, ValueError):
+        shares = {}
+    valid = all(
+        isinstance(v, int | float) and not isinstance(v, bool) and v > 0 for v in shares.values()
+    )
+    if not shares or not set(shares) <= {1, 2, 3} or not valid:
+        raise ValueError(f"{name} must map deck counts 1, 2 or 3 to positive shares, got {value}")
+    return shares
 
 
 RETIRED_KEYS: dict[str, Any] = {

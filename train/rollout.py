@@ -52,16 +52,41 @@ class Collector(NetworkPool):
 
     def __init__(self, config: TrainConfig) -> None:
         super().__init__(config)
-        self.baseline_env = raw_env(**config.env_options) if config.duplicate_baseline else None
+        self.baseline_envs: dict[int, Any] = {}  # by deck count, made when first needed
         self.baseline_bot = HeuristicAgent()
         self.advice = HeuristicAdvice() if config.advice else None
+        self.spare_envs: dict[int, list[Any]] = {}  # by deck count (with ppo_decks)
+
+    def _env(self, decks: int) -> Any:
+        return raw_env(**{**self.config.env_options, "decks": decks})
+
+    def _draw_decks(self, rng: np.random.Generator) -> int:
+        """The next hand's deck count: from ``ppo_decks`` (no draw without a mix)."""
+        mix = self.config.ppo_decks
+        if not mix:
+            return self.config.decks
+        counts = sorted(mix)
+        shares = np.array([mix[count] for count in counts], dtype=np.float64)
+        return int(rng.choice(counts, p=shares / shares.sum()))
+
+    def _table(self, env: Any, decks: int) -> Any:
+        """An environment of ``decks`` decks: ``env`` if it has them, else a spare one."""
+        if env.config.decks == decks:
+            return env
+        self.spare_envs.setdefault(env.config.decks, []).append(env)
+        spare = self.spare_envs.setdefault(decks, [])
+        return spare.pop() if spare else self._env(decks)
 
     def _new_hand(self, env: Any, rng: np.random.Generator) -> _Hand:
         seed = int(rng.integers(2**31))
+        env = self._table(env, self._draw_decks(rng))
         env.reset(seed=seed)
         baseline = [0.0] * 4
-        if self.baseline_env is not None:
-            baseline = play_hand(self.baseline_env, [self.baseline_bot] * 4, seed)
+        if self.config.duplicate_baseline:
+            decks = env.config.decks
+            if decks not in self.baseline_envs:
+                self.baseline_envs[decks] = self._env(decks)
+            baseline = play_hand(self.baseline_envs[decks], [self.baseline_bot] * 4, seed)
         kind = self.draw_kind(rng)
         if kind == "snapshot" and not self.snapshots:
             kind = "self"

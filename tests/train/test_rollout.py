@@ -118,3 +118,25 @@ def test_the_cost_needs_one_lead_commit_per_trick_led():
     steps = [(np.zeros(1017, np.float32), None, 3, 0.0, 0.0, 0)]  # a bid, not a lead
     with pytest.raises(RuntimeError, match="0 leads recorded for 1 tricks led"):
         throw_penalties(steps, [True], 0.1)
+
+
+def test_each_hand_draws_its_deck_count_from_the_mix_and_its_baseline_plays_that_deal(tmp_path):
+    config = tiny(
+        tmp_path, "opponents={heuristic: 1}", "duplicate_baseline=true", "ppo_decks={1: 1, 3: 1}"
+    )
+    collector = Collector(config)
+    collector.load(make_network(config.to_dict()).state_dict(), [])
+    rng = np.random.default_rng(6)
+    env, seen = raw_env(decks=2), []
+    for _ in range(8):
+        state = rng.bit_generator.state
+        hand = collector._new_hand(env, rng)
+        env, decks = hand.env, hand.env.config.decks
+        rng_copy = np.random.default_rng()
+        rng_copy.bit_generator.state = state
+        seed = int(rng_copy.integers(2**31))  # the deal is drawn first, as without a mix
+        assert hand.baseline == play_hand(raw_env(decks=decks), [HeuristicAgent()] * 4, seed)
+        seen.append(decks)
+    assert set(seen) == {1, 3}
+    batch = collector.collect(300, seed=1)  # hands of both sizes play to their ends
+    assert len(batch["hand_rewards"]) >= 1 and len(batch["actions"]) >= 300
