@@ -73,6 +73,7 @@ def test_the_advice_is_the_heuristic_own_play_and_stops_off_its_plan():
     pytest.fail("no single-card lead with a continuation in this hand")
 
 
+@torch.no_grad()  # as collect plays
 def play_out(collector: Collector, seed: int):
     """One hand collected by ``collector``, played to its end."""
     hand = collector._new_hand(raw_env(decks=1), np.random.default_rng(seed))
