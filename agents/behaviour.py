@@ -30,12 +30,14 @@ def failed_leads(game: Game, seat: int) -> list[bool]:
 def team_behaviour(game: Game, team: int) -> TeamBehaviour:
     """``team``'s behaviour in ``game``, a finished hand."""
     assert game.ctx is not None and game.dealer is not None
-    failed = sum(sum(failed_leads(game, seat)) for seat in (team, team + 2))
-    throws = failed + sum(
-        trick.attempt is None and as_combination(list(trick.plays[0]), game.ctx) is None
-        for trick in game.tricks
-        if trick.leader % 2 == team
-    )
+    throws = failed = 0
+    for trick in game.tricks:
+        if trick.leader % 2 != team:
+            continue
+        if trick.attempt is not None:
+            throws, failed = throws + 1, failed + 1
+        elif as_combination(list(trick.plays[0]), game.ctx) is None:
+            throws += 1
     dealt = game.dealer % 2 == team
     return TeamBehaviour(
         declared=any(bid.seat % 2 == team for bid in game.bids),

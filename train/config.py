@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 from agents.registry import load_agent
@@ -308,6 +309,12 @@ def _deck_shares(name: str, value: Any) -> dict[int, float]:
     if not shares or not set(shares) <= {1, 2, 3} or not valid:
         raise ValueError(f"{name} must map deck counts 1, 2 or 3 to positive shares, got {value}")
     return shares
+
+
+def draw_decks(shares: dict[int, float], rng: np.random.Generator) -> int:
+    """A deck count drawn from ``shares`` ({deck count: share})."""
+    decks, weights = zip(*sorted(shares.items()), strict=True)
+    return int(rng.choice(decks, p=np.array(weights, dtype=np.float64) / sum(weights)))
 
 
 RETIRED_KEYS: dict[str, Any] = {

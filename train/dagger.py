@@ -39,7 +39,7 @@ from shengji_env.env import raw_env
 
 from . import parts as parts_io
 from .checkpoint import restore_rng, rng_state
-from .config import TrainConfig
+from .config import TrainConfig, draw_decks
 from .fitting import fit_passes
 from .parts import Arrays, Columns
 
@@ -147,12 +147,10 @@ def label_part(spec: RoundSpec, part: int) -> Arrays:
     teacher = make_teacher(spec.teacher, spec.heuristic_bids)
     rng = np.random.default_rng([spec.round, part])
     labeller = _Labeller(teacher, _student(spec), spec.teacher_share, rng)
-    decks, weights = zip(*sorted(spec.decks.items()), strict=True)
-    share = np.array(weights, dtype=np.float64) / sum(weights)
-    envs = {d: raw_env(decks=d, start="mid_match", **spec.rules) for d in decks}
+    envs = {d: raw_env(decks=d, start="mid_match", **spec.rules) for d in spec.decks}
     rows: list[Labels] = []
     for hand in range(spec.hands_per_part):
-        env = envs[int(rng.choice(decks, p=share))]
+        env = envs[draw_decks(spec.decks, rng)]
         seed = spec.round * 10**9 + part * PART_SEED + hand
         rows.append(_label_hand(env, labeller, seed))
     return Labels.concatenate(rows).arrays()

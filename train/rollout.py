@@ -31,7 +31,7 @@ from agents.play import play_hand
 from shengji_env.env import raw_env
 
 from .batch_rollout import BatchCollector, batchable
-from .config import TrainConfig
+from .config import TrainConfig, draw_decks
 from .league import NetworkPool
 from .trajectories import BATCH_KEYS, hand_arrays, throw_penalties
 
@@ -63,11 +63,7 @@ class Collector(NetworkPool):
     def _draw_decks(self, rng: np.random.Generator) -> int:
         """The next hand's deck count: from ``ppo_decks`` (no draw without a mix)."""
         mix = self.config.ppo_decks
-        if not mix:
-            return self.config.decks
-        counts = sorted(mix)
-        shares = np.array([mix[count] for count in counts], dtype=np.float64)
-        return int(rng.choice(counts, p=shares / shares.sum()))
+        return draw_decks(mix, rng) if mix else self.config.decks
 
     def _table(self, env: Any, decks: int) -> Any:
         """An environment of ``decks`` decks: ``env`` if it has them, else a spare one."""

@@ -41,15 +41,14 @@ def gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> np
 
 
 def lead_ends(steps: Sequence[Sample]) -> list[int]:
-    """The steps of one seat's trajectory that ended each of its leads, in order: the last
-    step of a run of lead steps, or the one before a lead that starts with an empty
-    selection (a seat that wins a trick leads the next; a card that leaves nothing but
-    ``COMMIT`` commits by itself)."""
-    lead = [bool(step[0][LEAD_PHASE]) for step in steps]
-    starts = [is_lead and not steps[i][0][SELECTION].any() for i, is_lead in enumerate(lead)]
+    """The steps of one seat's trajectory that ended each of its leads, in order: lead steps
+    after which the seat's next decision starts (its selection empty) or it has none (a card
+    that leaves nothing but ``COMMIT`` commits by itself, so the end is not always COMMIT)."""
     last = len(steps) - 1
     return [
-        i for i in range(len(steps)) if lead[i] and (i == last or starts[i + 1] or not lead[i + 1])
+        i
+        for i, step in enumerate(steps)
+        if step[0][LEAD_PHASE] and (i == last or not steps[i + 1][0][SELECTION].any())
     ]
 
 
