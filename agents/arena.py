@@ -10,7 +10,8 @@ behaviour (:mod:`agents.behaviour`).
 
 With ``options={"episode": "match"}`` a "deal" is a whole match: the same sequence of
 decks twice (a match's shuffles come from its seed alone), the reward ±1 for the match,
-the win rate the share of matches won.
+the win rate the share of matches won, the attackers' points those of the last hand, and
+the behaviour counted over every hand of the matches.
 
 Results stream to a JSON-lines file as deals finish, so an interrupted run keeps them and
 ``resume`` skips them.
@@ -36,7 +37,7 @@ from shengji_env.replay import HandRecorder, write_replay
 
 from .base import Agent
 from .behaviour import BehaviourSummary, TeamBehaviour, team_behaviour
-from .play import play_hand
+from .play import play_hand, play_match
 from .registry import load_agent
 
 Z95 = 1.959964
@@ -50,16 +51,24 @@ class HandOutcome:
     a_reward: float  # A's team reward in levels (zero-sum)
     a_attacking: bool
     attacker_points: int
-    a_team: TeamBehaviour | None = None  # None in records written before they were kept
-    b_team: TeamBehaviour | None = None
+    # each team's behaviour in every hand of the episode (one hand, or a match's); empty in
+    # records written before they were kept
+    a_teams: tuple[TeamBehaviour, ...] = ()
+    b_teams: tuple[TeamBehaviour, ...] = ()
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HandOutcome:
-        teams = {
-            key: None if data.get(key) is None else TeamBehaviour(**data[key])
-            for key in ("a_team", "b_team")
-        }
-        return cls(**{**data, **teams})
+        kept = ("a_seats", "a_reward", "a_attacking", "attacker_points")
+        teams = {f"{key}s": _teams(data, key) for key in ("a_team", "b_team")}
+        return cls(**{key: data[key] for key in kept}, **teams)
+
+
+def _teams(data: dict[str, Any], key: str) -> tuple[TeamBehaviour, ...]:
+    """A record's ``a_teams`` (``key`` "a_team") or ``b_teams``; records of hand episodes
+    written before matches counted behaviour hold one hand under ``a_team``."""
+    if data.get(f"{key}s") is not None:
+        return tuple(TeamBehaviour(**hand) for hand in data[f"{key}s"])
+    return () if data.get(key) is None else (TeamBehaviour(**data[key]),)
 
 
 @dataclass(frozen=True)
@@ -118,27 +127,30 @@ def play_deal(
     """Both hands of a duplicate deal: A in seats 0/2, then in seats 1/3, same cards.
     With ``replays`` (a list), each hand's replay events are appended to it."""
     outcomes = []
+    match = options.get("episode", "hand") == "match"
     for a_seats in (0, 1):
-        env = raw_env(**options)
+        env = raw_env(**{**options, "episode": "hand"})
         seated = [a if seat % 2 == a_seats else b for seat in range(4)]
         agents = [_seat_agent(entrant, seed * 4 + seat) for seat, entrant in enumerate(seated)]
         names = [entrant_name(entrant) for entrant in seated]
-        recorder = None if replays is None else _LazyRecorder(env, names)
-        rewards = play_hand(env, agents, seed, None if recorder is None else recorder.hook)
-        if recorder is not None and replays is not None:
-            replays.append(recorder.events())
-        game = env.game
-        result = game.result
-        attackers = 1 - result.dealer % 2
-        hand = options.get("episode", "hand") == "hand"  # a match: behaviour of its last hand only
+        hands: list[Any] = []
+        if match:
+            rewards = play_match(env, agents, seed, hands.append)
+        else:
+            recorder = None if replays is None else _LazyRecorder(env, names)
+            rewards = play_hand(env, agents, seed, None if recorder is None else recorder.hook)
+            if recorder is not None and replays is not None:
+                replays.append(recorder.events())
+            hands.append(env.game)
+        result = hands[-1].result
         outcomes.append(
             HandOutcome(
                 a_seats,
                 rewards[a_seats],
-                attackers == a_seats,
+                1 - result.dealer % 2 == a_seats,
                 result.attacker_points,
-                team_behaviour(game, a_seats) if hand else None,
-                team_behaviour(game, 1 - a_seats) if hand else None,
+                tuple(team_behaviour(game, a_seats) for game in hands),
+                tuple(team_behaviour(game, 1 - a_seats) for game in hands),
             )
         )
     return DealRecord(entrant_name(a), entrant_name(b), deal, seed, (outcomes[0], outcomes[1]))
@@ -269,9 +281,8 @@ class ArenaResult:
         teams: dict[str, list[TeamBehaviour]] = {name: [] for name in self.agents}
         for record in self.records:
             for hand in record.hands:
-                if hand.a_team is not None and hand.b_team is not None:
-                    teams[record.a].append(hand.a_team)
-                    teams[record.b].append(hand.b_team)
+                teams[record.a].extend(hand.a_teams)
+                teams[record.b].extend(hand.b_teams)
         return {name: BehaviourSummary.of(seen) for name, seen in teams.items()}
 
     def elo(self, bootstrap: int = 200) -> dict[str, Interval]:

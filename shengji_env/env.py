@@ -32,7 +32,7 @@ from .encoding import OBS_SIZE
 from .engines import COMMITTED, OVER, SELECTED, Engine, make_engine
 from .info import LazyInfo
 from .render import render_text
-from .rules import Game, HandResult, IllegalMoveError, RuleConfig, team_of
+from .rules import Game, HandResult, IllegalMoveError, Phase, RuleConfig, team_of
 from .rules.cards import RANKS
 
 EPISODES = ("hand", "match")
@@ -173,9 +173,26 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
     # --- episode -------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new episode. ``options={"hand": game}`` plays the hand of ``game`` (a
+        :class:`Game` in its deal before any declaration, not changed), such as a match's
+        next hand (``game.clone()``, then :meth:`Game.next_hand`); otherwise the option
+        ``start`` draws the hand."""
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        rng = self._np_random
+        hand = self._given_hand(options)
+        if hand is not None:
+            self.engine.start(hand)
+        else:
+            self._draw_hand(self._np_random)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._start_decision()
+
+    def _draw_hand(self, rng: np.random.Generator) -> None:
         game_seed = int(rng.integers(2**62))
         config = self.config
         if self.random_level:
@@ -184,13 +201,29 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
             self.engine.start(mid_match_hand(config, game_seed, rng, self.random_level))
         else:
             self.engine.reset(config, game_seed)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self._start_decision()
+
+    def _given_hand(self, options: dict | None) -> Game | None:
+        """The ``hand`` reset option, checked: a game of this env's rules, not yet bid on.
+        Other options are ignored, as PettingZoo's API test expects."""
+        hand = (options or {}).get("hand")
+        if hand is None:
+            return None
+        if not isinstance(hand, Game):
+            raise ValueError(f"the hand option takes a Game, not {type(hand).__name__}")
+        if hand.phase is not Phase.BID or hand.bids:
+            raise ValueError(
+                "the hand option takes a hand in its deal before any declaration, not one in "
+                f"{hand.phase.value} with {len(hand.bids)} declaration(s)"
+            )
+        ours = dataclasses.replace(self.config, start_level=hand.config.start_level)
+        if hand.config != ours:
+            differences = ", ".join(
+                f"{field}: {getattr(hand.config, field)!r}, env {getattr(ours, field)!r}"
+                for field in _RULE_FIELDS
+                if getattr(hand.config, field) != getattr(ours, field)
+            )
+            raise ValueError(f"the hand is played under other rules than the env's ({differences})")
+        return hand
 
     def _start_decision(self) -> None:
         seat = self.engine.seat()

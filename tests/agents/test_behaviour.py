@@ -45,10 +45,10 @@ def test_behaviour_agrees_with_the_replays(tmp_path):
     assert len(hands) == len(outcomes) == 24
     for events, outcome in zip(hands, outcomes, strict=True):
         a_team = outcome.a_seats
-        assert outcome.a_team == from_replay(events, a_team)
-        assert outcome.b_team == from_replay(events, 1 - a_team)
-        assert outcome.a_team.dealt != outcome.b_team.dealt
-        assert outcome.a_attacking == outcome.b_team.dealt
+        assert outcome.a_teams == (from_replay(events, a_team),)
+        assert outcome.b_teams == (from_replay(events, 1 - a_team),)
+        assert outcome.a_teams[0].dealt != outcome.b_teams[0].dealt
+        assert outcome.a_attacking == outcome.b_teams[0].dealt
     summary = result.behaviour()
     assert summary["random"].failed_throw_share > 0.5  # it throws at random and fails
     heuristic = summary["heuristic"].failed_throw_share
@@ -68,8 +68,31 @@ def test_records_from_before_the_behaviour_load_and_count_no_hands():
         ],
     }
     record = DealRecord.from_json(json.loads(json.dumps(old)))
-    assert record.hands[0].a_team is None
+    assert record.hands[0].a_teams == ()
     assert BehaviourSummary.of([]).hands == 0
+
+
+def test_records_that_kept_one_hand_under_a_team_read_as_that_hand():
+    team = {"declared": True, "dealt": False, "bury_points": 0, "throws": 2, "failed_throws": 1}
+    hand = {"a_seats": 1, "a_reward": 2.0, "a_attacking": True, "attacker_points": 120}
+    old = {
+        "a": "x",
+        "b": "y",
+        "deal": 0,
+        "seed": 1,
+        "hands": [
+            {
+                **hand,
+                "a_team": team,
+                "b_team": {**team, "dealt": True, "throws": 0, "failed_throws": 0},
+            },
+            {**hand, "a_seats": 0},
+        ],
+    }
+    record = DealRecord.from_json(json.loads(json.dumps(old)))
+    assert record.hands[0].a_teams == (TeamBehaviour(**team),)
+    assert record.hands[0].b_teams[0].dealt and record.hands[1].a_teams == ()
+    assert DealRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
 
 
 def match_decks(seed: int, agent_seed: int, hands: int) -> list[list[int]]:
@@ -97,7 +120,18 @@ def test_duplicate_matches_replay_the_same_decks_whatever_is_played():
     result = run_arena(["heuristic", "greedy"], 2, options={"episode": "match"}, seed=3)
     for record in result.records:
         assert {hand.a_reward for hand in record.hands} <= {1.0, -1.0}
-        assert record.hands[0].a_team is None  # behaviour is counted for hand episodes
-    assert result.behaviour()["heuristic"].hands == 0
     with pytest.raises(ValueError, match="replays are written for hand episodes"):
         run_arena(["heuristic", "greedy"], 1, options={"episode": "match"}, replay_path=Path("x"))
+
+
+def test_match_behaviour_counts_every_hand_of_the_matches():
+    result = run_arena(["heuristic", "greedy"], 2, options={"episode": "match"}, seed=3)
+    for record in result.records:
+        for hand in record.hands:
+            assert len(hand.a_teams) == len(hand.b_teams) > 1  # no match is one hand
+            for a_team, b_team in zip(hand.a_teams, hand.b_teams, strict=True):
+                assert a_team.dealt != b_team.dealt
+    summary = result.behaviour()
+    hands = sum(len(hand.a_teams) for record in result.records for hand in record.hands)
+    assert summary["heuristic"].hands == summary["greedy"].hands == hands
+    assert math.isclose(summary["heuristic"].dealt_share + summary["greedy"].dealt_share, 1.0)
