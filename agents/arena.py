@@ -34,6 +34,7 @@ import numpy as np
 
 from shengji_env.env import raw_env
 from shengji_env.replay import HandRecorder, write_replay
+from shengji_env.rules import Game
 
 from .base import Agent
 from .behaviour import BehaviourSummary, TeamBehaviour, team_behaviour
@@ -127,22 +128,11 @@ def play_deal(
     """Both hands of a duplicate deal: A in seats 0/2, then in seats 1/3, same cards.
     With ``replays`` (a list), each hand's replay events are appended to it."""
     outcomes = []
-    match = options.get("episode", "hand") == "match"
     for a_seats in (0, 1):
-        env = raw_env(**{**options, "episode": "hand"})
         seated = [a if seat % 2 == a_seats else b for seat in range(4)]
-        agents = [_seat_agent(entrant, seed * 4 + seat) for seat, entrant in enumerate(seated)]
-        names = [entrant_name(entrant) for entrant in seated]
-        hands: list[Any] = []
-        if match:
-            rewards = play_match(env, agents, seed, hands.append)
-        else:
-            recorder = None if replays is None else _LazyRecorder(env, names)
-            rewards = play_hand(env, agents, seed, None if recorder is None else recorder.hook)
-            if recorder is not None and replays is not None:
-                replays.append(recorder.events())
-            hands.append(env.game)
+        rewards, hands = _play_seated(seated, seed, options, replays)
         result = hands[-1].result
+        assert result is not None
         outcomes.append(
             HandOutcome(
                 a_seats,
@@ -154,6 +144,27 @@ def play_deal(
             )
         )
     return DealRecord(entrant_name(a), entrant_name(b), deal, seed, (outcomes[0], outcomes[1]))
+
+
+def _play_seated(
+    seated: list[Entrant],
+    seed: int,
+    options: dict[str, Any],
+    replays: list[list[dict[str, Any]]] | None,
+) -> tuple[list[float], list[Game]]:
+    """The episode ``seed`` (a hand, or a match hand by hand) with these entrants in seats
+    0–3: each seat's reward and every finished hand."""
+    env = raw_env(**{**options, "episode": "hand"})
+    agents = [_seat_agent(entrant, seed * 4 + seat) for seat, entrant in enumerate(seated)]
+    hands: list[Game] = []
+    if options.get("episode", "hand") == "match":
+        return play_match(env, agents, seed, hands.append), hands
+    names = [entrant_name(entrant) for entrant in seated]
+    recorder = None if replays is None else _LazyRecorder(env, names)
+    rewards = play_hand(env, agents, seed, None if recorder is None else recorder.hook)
+    if recorder is not None and replays is not None:
+        replays.append(recorder.events())
+    return rewards, [env.game]
 
 
 class _LazyRecorder:
