@@ -176,6 +176,7 @@ class BatchCollector(NetworkPool):
         result = record.arrays(config.gamma, config.gae_lambda)
         result["hand_rewards"] = np.array(rewards, dtype=np.float32)
         result["hand_gains"] = np.zeros(0, dtype=np.float32)
+        result["hand_gain_decks"] = np.zeros(0, dtype=np.int64)
         return result
 
     def _act(

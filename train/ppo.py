@@ -110,6 +110,19 @@ def ppo_update(
     return stats
 
 
+def gain_stats(gains: np.ndarray, decks: np.ndarray) -> dict[str, float]:
+    """The learner's mean gain over the duplicate baseline, in hands against the heuristic;
+    with several deck counts in the batch, also by deck count."""
+    if not len(gains):
+        return {}
+    stats = {"charts/gain_vs_heuristic": float(gains.mean())}
+    counts = np.unique(decks)
+    if len(counts) > 1:
+        for count in counts:
+            stats[f"charts/gain_vs_heuristic_{count}decks"] = float(gains[decks == count].mean())
+    return stats
+
+
 def evaluate(net: PolicyNet, config: TrainConfig, update: int) -> dict[str, float]:
     """Arena of the current policy against each evaluation opponent."""
     learner = Player("learner", lambda seed: PPOAgent.of(net, seed=seed))
@@ -286,8 +299,8 @@ def train(
             stats["charts/collect_SPS"] = len(batch["actions"]) / max(1e-9, collected)
             stats["charts/learning_rate"] = optimizer.param_groups[0]["lr"]
             stats["charts/mean_hand_reward"] = float(batch["hand_rewards"].mean())
-            if config.duplicate_baseline and len(batch["hand_gains"]):
-                stats["charts/gain_vs_heuristic"] = float(batch["hand_gains"].mean())
+            if config.duplicate_baseline:
+                stats.update(gain_stats(batch["hand_gains"], batch["hand_gain_decks"]))
             if update % config.snapshot_every == 0 and config.opponents.get("snapshot", 0) > 0:
                 snapshots = [
                     *snapshots,

@@ -105,7 +105,7 @@ class Collector(NetworkPool):
             for _ in range(config.envs_per_worker)
         ]
         finished: list[dict[str, np.ndarray]] = []
-        steps, rewards, gains = 0, [], []
+        steps, rewards, gains, gain_decks = 0, [], [], []
         active = list(hands)
         while active:
             queries: dict[Any, list[tuple[_Hand, int, dict]]] = {}
@@ -127,6 +127,7 @@ class Collector(NetworkPool):
                 rewards.append(float(hand.env.rewards[hand.env.possible_agents[seat]]))
                 if isinstance(hand.opponent, HeuristicAgent):
                     gains.append(rewards[-1] - hand.baseline[seat])
+                    gain_decks.append(hand.env.config.decks)
                 finished.append(samples)
                 if steps < target_steps:
                     still.append(self._new_hand(hand.env, rng))
@@ -134,6 +135,7 @@ class Collector(NetworkPool):
         batch = {k: np.concatenate([f[k] for f in finished]) for k in BATCH_KEYS}
         batch["hand_rewards"] = np.array(rewards, dtype=np.float32)
         batch["hand_gains"] = np.array(gains, dtype=np.float32)
+        batch["hand_gain_decks"] = np.array(gain_decks, dtype=np.int64)
         return batch
 
     def _act(

@@ -14,6 +14,7 @@ from agents.behaviour import failed_leads
 from agents.network import make_network
 from agents.play import play_hand
 from shengji_env.env import raw_env
+from train.ppo import gain_stats
 from train.rollout import Collector
 from train.trajectories import LEAD_PHASE, SELECTION, throw_penalties
 
@@ -141,3 +142,16 @@ def test_each_hand_draws_its_deck_count_from_the_mix_and_its_baseline_plays_that
     assert set(seen) == {1, 3}
     batch = collector.collect(300, seed=1)  # hands of both sizes play to their ends
     assert len(batch["hand_rewards"]) >= 1 and len(batch["actions"]) >= 300
+    assert len(batch["hand_gain_decks"]) == len(batch["hand_gains"]) == len(batch["hand_rewards"])
+    assert set(batch["hand_gain_decks"]) <= {1, 3}
+
+
+def test_the_gain_over_the_baseline_is_logged_by_deck_count_when_the_batch_mixes_them():
+    gains, decks = np.array([1.0, -2.0, 0.5, 0.0]), np.array([1, 3, 1, 3])
+    assert gain_stats(gains, decks) == {
+        "charts/gain_vs_heuristic": -0.125,
+        "charts/gain_vs_heuristic_1decks": 0.75,
+        "charts/gain_vs_heuristic_3decks": -1.0,
+    }
+    assert gain_stats(gains[:1], decks[:1]) == {"charts/gain_vs_heuristic": 1.0}
+    assert gain_stats(gains[:0], decks[:0]) == {}
