@@ -56,18 +56,17 @@ def test_behaviour_agrees_with_the_replays(tmp_path):
     assert math.isclose(summary["heuristic"].dealt_share + summary["random"].dealt_share, 1.0)
 
 
+def old_record(first: dict, second: dict) -> DealRecord:
+    """A deal record as an older arena wrote it, with these two hands."""
+    data = {"a": "x", "b": "y", "deal": 0, "seed": 1, "hands": [first, second]}
+    return DealRecord.from_json(json.loads(json.dumps(data)))
+
+
 def test_records_from_before_the_behaviour_load_and_count_no_hands():
-    old = {
-        "a": "x",
-        "b": "y",
-        "deal": 0,
-        "seed": 1,
-        "hands": [
-            {"a_seats": 0, "a_reward": 1.0, "a_attacking": True, "attacker_points": 90},
-            {"a_seats": 1, "a_reward": -1.0, "a_attacking": False, "attacker_points": 30},
-        ],
-    }
-    record = DealRecord.from_json(json.loads(json.dumps(old)))
+    record = old_record(
+        {"a_seats": 0, "a_reward": 1.0, "a_attacking": True, "attacker_points": 90},
+        {"a_seats": 1, "a_reward": -1.0, "a_attacking": False, "attacker_points": 30},
+    )
     assert record.hands[0].a_teams == ()
     assert BehaviourSummary.of([]).hands == 0
 
@@ -75,23 +74,11 @@ def test_records_from_before_the_behaviour_load_and_count_no_hands():
 def test_records_that_kept_one_hand_under_a_team_read_as_that_hand():
     team = {"declared": True, "dealt": False, "bury_points": 0, "throws": 2, "failed_throws": 1}
     hand = {"a_seats": 1, "a_reward": 2.0, "a_attacking": True, "attacker_points": 120}
-    old = {
-        "a": "x",
-        "b": "y",
-        "deal": 0,
-        "seed": 1,
-        "hands": [
-            {
-                **hand,
-                "a_team": team,
-                "b_team": {**team, "dealt": True, "throws": 0, "failed_throws": 0},
-            },
-            {**hand, "a_seats": 0},
-        ],
-    }
-    record = DealRecord.from_json(json.loads(json.dumps(old)))
+    dealer = {**team, "dealt": True, "throws": 0, "failed_throws": 0}
+    record = old_record({**hand, "a_team": team, "b_team": dealer}, {**hand, "a_seats": 0})
     assert record.hands[0].a_teams == (TeamBehaviour(**team),)
-    assert record.hands[0].b_teams[0].dealt and record.hands[1].a_teams == ()
+    assert record.hands[0].b_teams == (TeamBehaviour(**dealer),)
+    assert record.hands[1].a_teams == ()
     assert DealRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
 
 
