@@ -26,6 +26,7 @@ from torch import nn
 from shengji_env.rules.cards import NUM_CARD_TYPES
 
 from .canonical import NUM_GROUPS, Canonicalize
+from .deck_count import DECK_COUNTS, DeckCount
 from .masked_policy import MASKED_LOGIT, MaskedPolicy
 from .play_features import PLAY_CONTEXT, PLAY_PER_SLOT, PlayFeatures
 
@@ -82,15 +83,23 @@ class CardNet(MaskedPolicy):
     False: the interface matches :class:`agents.network.PolicyNet`'s."""
 
     def __init__(
-        self, width: int = 64, blocks: int = 2, head: int = 128, play_features: bool = False
+        self,
+        width: int = 64,
+        blocks: int = 2,
+        head: int = 128,
+        play_features: bool = False,
+        deck_context: bool = False,
     ) -> None:
         super().__init__()
         self.canonical = Canonicalize()
         self.play = PlayFeatures() if play_features else None
+        self.decks = DeckCount() if deck_context else None
         per_slot = self.canonical.chunks + COUNTED_PER_SLOT
         context = len(self.canonical.rest) + 2 * NUM_GROUPS
         if play_features:
             per_slot, context = per_slot + PLAY_PER_SLOT, context + PLAY_CONTEXT
+        if deck_context:
+            context += DECK_COUNTS
         self.embed = _linear(per_slot, width)
         self.slot_embedding = nn.Parameter(torch.zeros(NUM_CARD_TYPES, width))
         self.context = nn.Sequential(_linear(context, width), nn.ReLU())
@@ -123,6 +132,8 @@ class CardNet(MaskedPolicy):
             )
             chunks.append(play_slots)
             context.append(play_context)
+        if self.decks is not None:
+            context.append(self.decks(obs))
         slots = torch.cat(chunks, dim=1).transpose(1, 2)  # (batch, 54, f)
         mixed_context = self.context(torch.cat(context, dim=1))
         tokens = self.embed(slots) + self.slot_embedding + mixed_context[:, None, :]

@@ -96,6 +96,7 @@ def make_network(config: dict) -> MaskedPolicy:
             config.get("card_width", 64),
             config.get("card_blocks", 2),
             play_features=config.get("card_play_features", False),
+            deck_context=config.get("card_deck_context", False),
         )
     return PolicyNet(
         config.get("hidden_sizes", [512, 256]),

@@ -54,3 +54,37 @@ def check_resumable(data: dict[str, Any], path: Path) -> None:
             raise ValueError(f"{path}: '{name}' is missing or not a {kind.__name__}")
     if not {"python", "numpy", "torch"} <= set(data["rng"]):
         raise ValueError(f"{path}: 'rng' lacks the python, numpy or torch state")
+
+
+CONTEXT_WEIGHT = "context.0.weight"
+
+
+def add_deck_context(state: dict[str, Any], parameter_names: list[str], extra: int) -> None:
+    """Turn on ``card_deck_context`` in a loaded checkpoint of a card network, in place.
+
+    The context layer gains ``extra`` input columns with zero weights, in the policy, its
+    league snapshots and Adam's moments, so the grown network computes exactly what the
+    old one did until training moves the new weights. ``parameter_names``: the old
+    network's parameters in ``parameters()`` order (the optimizer's state keys).
+
+    Raises:
+        ValueError: the checkpoint is not of a card network, or already reads the deck count.
+    """
+    config = state["config"]
+    if config.get("network") != "cards" or config.get("card_deck_context", False):
+        raise ValueError(
+            "adding the deck context needs a checkpoint of network: cards without "
+            f"card_deck_context (got network {config.get('network')!r}, card_deck_context "
+            f"{config.get('card_deck_context', False)})"
+        )
+    for weights in [state["model"], *state["league"]]:
+        weights[CONTEXT_WEIGHT] = _pad_columns(weights[CONTEXT_WEIGHT], extra)
+    moments = state["optimizer"]["state"].get(parameter_names.index(CONTEXT_WEIGHT), {})
+    for key in ("exp_avg", "exp_avg_sq"):
+        if key in moments:
+            moments[key] = _pad_columns(moments[key], extra)
+    config["card_deck_context"] = True
+
+
+def _pad_columns(matrix: torch.Tensor, extra: int) -> torch.Tensor:
+    return torch.cat([matrix, matrix.new_zeros(matrix.shape[0], extra)], dim=1)

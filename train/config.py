@@ -102,6 +102,10 @@ class TrainConfig:
     about it (in the led suit, above the winning play there, its points, its suit's length
     in hand, partner void, ruff threat) and the context the trick's points, the lead's shape
     and the winning play's safety (:mod:`agents.play_features`)."""
+    card_deck_context: bool = False
+    """With ``network: cards``: also give the context the deck count, read off the card
+    counts' fractions (:mod:`agents.deck_count`): the observation scales counts by the deck
+    count, so a triple at three decks reads as a pair at two."""
     advice: bool = False
     """The policy also reads HeuristicAgent's advice (the action it would take next in the
     state) and starts from a learned bonus for it: it learns where to depart from the
@@ -248,10 +252,9 @@ class TrainConfig:
             raise ValueError(f"network must be one of {', '.join(NETWORKS)}, got {self.network!r}")
         if self.network == "cards" and self.advice:
             raise ValueError("network cards is stand-alone: it cannot read advice (advice: false)")
-        if self.card_play_features and self.network != "cards":
-            raise ValueError(
-                f"card_play_features needs network: cards (got network: {self.network})"
-            )
+        for flag in ("card_play_features", "card_deck_context"):
+            if getattr(self, flag) and self.network != "cards":
+                raise ValueError(f"{flag} needs network: cards (got network: {self.network})")
         if self.card_width < 1 or self.card_blocks < 0:
             raise ValueError(
                 f"card_width must be >= 1 and card_blocks >= 0, got {self.card_width} and "

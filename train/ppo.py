@@ -23,13 +23,14 @@ from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 
 from agents.arena import Player, run_arena
+from agents.deck_count import DECK_COUNTS
 from agents.network import PolicyNet, make_network
 from agents.policy_file import load_checkpoint, save_checkpoint, save_policy
 from agents.ppo_agent import PPOAgent
 
 from . import dagger
 from .bc import behaviour_clone
-from .checkpoint import check_resumable, restore_rng, rng_state
+from .checkpoint import add_deck_context, check_resumable, restore_rng, rng_state
 from .config import TrainConfig, config_from_dict
 from .rollout import make_workers
 
@@ -175,6 +176,14 @@ def _fit_progress(state: dict[str, Any] | None) -> dagger.FitProgress | None:
     return None if saved is None else dagger.FitProgress(**saved)
 
 
+def _grow_network(state: dict[str, Any], overrides: Mapping[str, Any]) -> None:
+    """Resuming with ``card_deck_context`` turned on: grow the checkpoint's network to read
+    the deck count, computing what it did (zero weights on the new inputs)."""
+    if overrides.get("card_deck_context") and not state["config"].get("card_deck_context"):
+        names = [name for name, _ in make_network(state["config"]).named_parameters()]
+        add_deck_context(state, names, DECK_COUNTS)
+
+
 def train(
     config: TrainConfig | None = None,
     resume: Path | None = None,
@@ -200,6 +209,7 @@ def train(
     if resume is not None:
         state = load_checkpoint(resume)
         check_resumable(state, resume)
+        _grow_network(state, overrides or {})
         config = config_from_dict({**state["config"], **(overrides or {})})
         run_dir = Path(resume).parent
     elif config is None:

@@ -116,14 +116,21 @@ def test_the_network_with_play_features_masks_like_the_plain_one():
             break
 
 
-def test_a_network_with_play_features_exports_to_onnx_with_parity(tmp_path):
+def test_a_card_network_with_play_features_and_deck_context_exports_to_onnx_with_parity(tmp_path):
     from agents.onnx_agent import OnnxAgent
     from agents.policy_file import save_checkpoint
     from train.config import load_config
     from train.export import export_policy, golden_positions
 
     config = load_config(
-        None, ["network=cards", "card_width=16", "card_blocks=1", "card_play_features=true"]
+        None,
+        [
+            "network=cards",
+            "card_width=16",
+            "card_blocks=1",
+            "card_play_features=true",
+            "card_deck_context=true",
+        ],
     ).to_dict()
     torch.manual_seed(0)
     net = make_network(config)

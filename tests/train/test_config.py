@@ -33,7 +33,7 @@ def test_a_retired_experiment_is_refused_by_name(setting, message):
 def test_the_config_has_only_live_fields():
     live = set(TrainConfig.__dataclass_fields__)
     assert not live & set(RETIRED_KEYS)
-    assert len(live) <= 58  # 45 before the stand-alone recipe (start, cards, dagger_*)
+    assert len(live) <= 59  # 45 before the stand-alone recipe (start, cards, dagger_*, decks)
 
 
 def test_the_old_full_v2_config_is_refused_for_training_but_its_policy_plays():
@@ -92,6 +92,7 @@ BAD_SETTINGS = [  # (key=value, what the message must say) — refused before an
     ("opponents={bots: 1}", r"opponents: unknown kind"),
     ("network=transformer", r"network must be one of mlp, counting"),
     ("card_play_features=true", r"card_play_features needs network: cards"),
+    ("card_deck_context=true", r"card_deck_context needs network: cards"),
     ("backend=slurm", r"backend must be one of local, ray"),
     ("ppo_decks={2: 0}", r"ppo_decks must map deck counts 1, 2 or 3 to positive shares"),
     ("ppo_decks={5: 1}", r"ppo_decks must map deck counts 1, 2 or 3"),

@@ -8,8 +8,10 @@ import torch
 
 from agents import load_agent
 from agents.policy_file import load_checkpoint, save_checkpoint
+from shengji_env.actions import NUM_ACTIONS
+from shengji_env.encoding import OBS_SIZE
 from train.config import load_config
-from train.ppo import train
+from train.ppo import _grow_network, train
 
 from .helpers import TINY, tiny
 
@@ -202,3 +204,37 @@ def test_a_format_1_file_needs_its_sha256_beside_it(tmp_path):
         load_checkpoint(tmp_path / "policy.pt")
     shutil.copy(policy.with_name("policy.pt.sha256"), tmp_path)
     assert load_checkpoint(tmp_path / "policy.pt")["version"] == 1
+
+
+def test_resuming_with_the_deck_context_grows_the_network_without_changing_its_play(tmp_path):
+    from agents.network import network_from_checkpoint
+    from train.checkpoint import add_deck_context
+
+    cards = ["network=cards", "card_width=8", "card_blocks=1", "num_workers=0"]
+    first = train(tiny(tmp_path, *cards, "total_steps=500"))
+    state = load_checkpoint(first / "checkpoint.pt")
+    before = network_from_checkpoint(state)
+    steps = state["global_step"]
+    _grow_network(state, {"card_deck_context": True})
+    grown = network_from_checkpoint(state)
+    observations = torch.rand(16, OBS_SIZE).round() / 2  # halves: two decks
+    masks = torch.ones(16, NUM_ACTIONS, dtype=torch.int8)
+    with torch.no_grad():
+        (logits, values), (grown_logits, grown_values) = (
+            net(observations, masks) for net in (before, grown)
+        )
+    assert torch.equal(logits, grown_logits) and torch.equal(values, grown_values)
+    resumed = train(
+        resume=first / "checkpoint.pt",
+        overrides={"card_deck_context": True, "total_steps": steps + 300},
+    )
+    data = load_checkpoint(resumed / "checkpoint.pt")
+    assert data["config"]["card_deck_context"] and data["global_step"] >= steps + 300
+    assert network_from_checkpoint(data).decks is not None
+    with pytest.raises(ValueError, match="without card_deck_context"):
+        add_deck_context(data, [], 3)
+    mlp = load_checkpoint(
+        train(tiny(tmp_path / "mlp", "num_workers=0", "total_steps=500")) / "checkpoint.pt"
+    )
+    with pytest.raises(ValueError, match="needs a checkpoint of network: cards"):
+        add_deck_context(mlp, [], 3)
