@@ -17,6 +17,11 @@ from .advice import HeuristicAdvice
 
 MASKED_LOGIT = -1e9
 
+SLOWER_FUSIONS = ["SkipLayerNormFusion"]
+"""onnxruntime graph rewrites that slow our policies at batch one on one thread: its fused
+residual-and-layer-norm kernel took about 28 µs more a decision than the plain Add and
+LayerNormalization it replaces in the card network (BENCHMARKS.md)."""
+
 
 class OnnxAgent:
     """Plays the most likely legal action of an exported policy (``sample=1`` samples)."""
@@ -41,6 +46,7 @@ class OnnxAgent:
             str(folder / self.manifest["model"]["file"]),
             options,
             providers=["CPUExecutionProvider"],
+            disabled_optimizers=SLOWER_FUSIONS,
         )
         self.advice = HeuristicAdvice() if "advice" in self.manifest["inputs"] else None
         self.sample = bool(sample)

@@ -42,6 +42,7 @@ def batchable(config: TrainConfig) -> bool:
         and not config.advice
         and not config.duplicate_baseline
         and not config.failed_throw_cost
+        and not config.point_gain_coef
         and not config.ppo_decks
         and options.get("start_level") != "random"
     )

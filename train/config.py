@@ -35,6 +35,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "clip_coef": (1e-12, 10.0),
     "ent_coef": (0.0, 10.0),
     "failed_throw_cost": (0.0, 10.0),
+    "point_gain_coef": (0.0, 10.0),
     "vf_coef": (0.0, 100.0),
     "max_grad_norm": (1e-12, 1e6),
     "target_kl": (0.0, 100.0),
@@ -148,6 +149,12 @@ class TrainConfig:
     """Shaping: levels taken from the learner's reward at the step that committed each of
     its throws that failed (0: none; the rules' ``failed_throw_penalty`` is the game's own
     cost, in points). Training only: the arena scores the game as it is."""
+    point_gain_coef: float = 0.0
+    """Shaping: levels added to the learner's hand reward per band (20 points a deck, the
+    step of the level table) of attacker points its team gained over the duplicate
+    baseline's hand (points won attacking, points held defending; 0: none). A denser
+    signal than levels alone, which move only at band edges. Training only: the arena
+    scores the game as it is."""
     bc_steps: int = 0
     """Behaviour-cloning samples from HeuristicAgent before PPO (0: no warm start, unless
     ``bc_labels``)."""

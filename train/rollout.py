@@ -6,7 +6,8 @@ against a past snapshot or a rule-based bot. Only learner seats are recorded; a 
 consecutive card-by-card steps are consecutive samples of its trajectory, and the hand's
 reward comes at its last step (less, with ``duplicate_baseline``, what the heuristic bot
 scores from that seat on the same deal; with ``failed_throw_cost``, that cost comes at the
-step that committed each failed throw). Collection stops at the first hand boundary after the
+step that committed each failed throw; with ``point_gain_coef``, the points its team gained
+over the baseline's hand count too). Collection stops at the first hand boundary after the
 target, so an update never carries a half-played hand into the next one (which is what
 makes resuming from a checkpoint exact).
 """
@@ -44,6 +45,7 @@ class _Hand:
     learner_seats: set[int]
     opponent: Any  # a rule-based agent, a snapshot index, or None
     baseline: list[float]  # each seat's duplicate baseline (zeros when there is none)
+    baseline_points: list[float]  # each seat's point score in the baseline's hand (or zeros)
     samples: dict[int, list[tuple]] = field(default_factory=dict)
 
 
@@ -77,22 +79,24 @@ class Collector(NetworkPool):
         seed = int(rng.integers(2**31))
         env = self._table(env, self._draw_decks(rng))
         env.reset(seed=seed)
-        baseline = [0.0] * 4
+        baseline, points = [0.0] * 4, [0.0] * 4
         if self.config.duplicate_baseline:
             decks = env.config.decks
             if decks not in self.baseline_envs:
                 self.baseline_envs[decks] = self._env(decks)
             baseline = play_hand(self.baseline_envs[decks], [self.baseline_bot] * 4, seed)
+            points = point_scores(self.baseline_envs[decks].game)
         kind = self.draw_kind(rng)
         if kind == "snapshot" and not self.snapshots:
             kind = "self"
         if kind == "self":
-            return _Hand(env, {0, 1, 2, 3}, None, baseline)
+            return _Hand(env, {0, 1, 2, 3}, None, baseline, points)
         team = int(rng.integers(2))
         seats = {team, team + 2}
         if kind == "snapshot":
-            return _Hand(env, seats, int(rng.integers(len(self.snapshots))), baseline)
-        return _Hand(env, seats, load_agent(kind, seed=int(rng.integers(2**31))), baseline)
+            return _Hand(env, seats, int(rng.integers(len(self.snapshots))), baseline, points)
+        opponent = load_agent(kind, seed=int(rng.integers(2**31)))
+        return _Hand(env, seats, opponent, baseline, points)
 
     @torch.no_grad()
     def collect(self, target_steps: int, seed: int) -> dict[str, np.ndarray]:
@@ -180,6 +184,11 @@ class Collector(NetworkPool):
             for seat in hand.samples
         }
         config = self.config
+        if config.point_gain_coef:
+            scores = point_scores(hand.env.game)
+            for seat in rewards:
+                gained = scores[seat] - hand.baseline_points[seat]
+                rewards[seat] += config.point_gain_coef * gained
         shaping = None
         if config.failed_throw_cost:
             game = hand.env.game
@@ -188,6 +197,15 @@ class Collector(NetworkPool):
                 for seat, steps in hand.samples.items()
             }
         return hand_arrays(hand.samples, rewards, config.gamma, config.gae_lambda, shaping)
+
+
+def point_scores(game: Any) -> list[float]:
+    """Each seat's points in a finished hand, in bands (20 points a deck): the attacker
+    points for an attacker, minus them for a defender."""
+    result = game.result
+    band = 20.0 * game.config.decks
+    attackers = result.attacker_points / band
+    return [attackers if (seat - result.dealer) % 2 else -attackers for seat in range(4)]
 
 
 def make_collector(config: TrainConfig) -> Collector | BatchCollector:

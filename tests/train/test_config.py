@@ -33,7 +33,8 @@ def test_a_retired_experiment_is_refused_by_name(setting, message):
 def test_the_config_has_only_live_fields():
     live = set(TrainConfig.__dataclass_fields__)
     assert not live & set(RETIRED_KEYS)
-    assert len(live) <= 59  # 45 before the stand-alone recipe (start, cards, dagger_*, decks)
+    assert len(live) <= 60  # 45 before the stand-alone recipe (start, cards, dagger_*, decks,
+    # point_gain_coef)
 
 
 def test_the_old_full_v2_config_is_refused_for_training_but_its_policy_plays():
@@ -98,6 +99,7 @@ BAD_SETTINGS = [  # (key=value, what the message must say) — refused before an
     ("ppo_decks={5: 1}", r"ppo_decks must map deck counts 1, 2 or 3"),
     ("ppo_decks={2: yes}", r"ppo_decks must map deck counts"),
     ("failed_throw_cost=-0.1", r"failed_throw_cost must be in \[0.0, 10.0\]"),
+    ("point_gain_coef=-1", r"point_gain_coef must be in \[0.0, 10.0\]"),
     ("bc_label_parts=3", r"bc_label_parts needs bc_labels"),
     ("bc_label_rollouts=0", r"bc_label_rollouts must be in"),
     ("run_name=[a]", r"run_name must be a str"),

@@ -15,7 +15,7 @@ from agents.network import make_network
 from agents.play import play_hand
 from shengji_env.env import raw_env
 from train.ppo import gain_stats
-from train.rollout import Collector
+from train.rollout import Collector, point_scores
 from train.trajectories import LEAD_PHASE, SELECTION, throw_penalties
 
 from .helpers import tiny
@@ -155,3 +155,43 @@ def test_the_gain_over_the_baseline_is_logged_by_deck_count_when_the_batch_mixes
     }
     assert gain_stats(gains[:1], decks[:1]) == {"charts/gain_vs_heuristic": 1.0}
     assert gain_stats(gains[:0], decks[:0]) == {}
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3])
+def test_point_scores_give_attackers_their_points_and_defenders_the_negative_in_bands(decks):
+    env = raw_env(decks=decks)
+    play_hand(env, [HeuristicAgent()] * 4, seed=11)
+    result = env.game.result
+    scores = point_scores(env.game)
+    attackers = result.attacker_points / (20 * decks)
+    assert scores[result.dealer] == scores[(result.dealer + 2) % 4] == -attackers
+    assert scores[(result.dealer + 1) % 4] == scores[(result.dealer + 3) % 4] == attackers
+
+
+def test_the_point_gain_over_the_baseline_hand_joins_the_learner_reward(tmp_path):
+    coef = 0.5
+    config = tiny(
+        tmp_path,
+        "decks=1",
+        "opponents={heuristic: 1}",
+        "duplicate_baseline=true",
+        f"point_gain_coef={coef}",
+        "gae_lambda=1",
+    )
+    collector = Collector(config)
+    torch.manual_seed(0)
+    collector.load(make_network(config.to_dict()).state_dict(), [])
+    hand = play_out(collector, seed=5)
+    baseline_env = collector.baseline_envs[1]
+    assert hand.baseline_points == point_scores(baseline_env.game)
+    shaped = collector._finish(hand)
+    collector.config = dataclasses.replace(config, point_gain_coef=0.0)
+    plain = collector._finish(hand)
+    scores, start = point_scores(hand.env.game), 0
+    for seat in sorted(hand.samples):  # gamma 1, lambda 1: every step's return gains it
+        stop = start + len(hand.samples[seat])
+        gained = coef * (scores[seat] - hand.baseline_points[seat])
+        extra = shaped["returns"][start:stop] - plain["returns"][start:stop]
+        assert extra == pytest.approx(np.full(stop - start, gained), abs=1e-5)
+        start = stop
+    assert any(scores[seat] != hand.baseline_points[seat] for seat in hand.samples)
