@@ -9,6 +9,8 @@ is one input position for every hand, and what the net learns about it carries o
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import torch
 from torch import nn
@@ -65,8 +67,9 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
     return slot_of_card, card_of_slot
 
 
-def _card_columns() -> tuple[np.ndarray, np.ndarray]:
-    """Observation columns of every 54-card chunk, and the columns that are not cards."""
+def _card_columns() -> tuple[np.ndarray, slice]:
+    """Observation columns of every 54-card chunk, and the columns that are not cards (the
+    blocks after the card blocks)."""
     chunks = []
     for name in CARD_BLOCKS:
         block = OBS_LAYOUT[name]
@@ -74,7 +77,19 @@ def _card_columns() -> tuple[np.ndarray, np.ndarray]:
             chunks.append(np.arange(start, start + NUM_CARD_TYPES))
     card_columns = np.stack(chunks)
     rest = np.setdiff1d(np.arange(OBS_SIZE), card_columns.ravel())
-    return card_columns, rest
+    if not np.array_equal(rest, np.arange(rest[0], OBS_SIZE)):
+        raise AssertionError("the card blocks must come first in the observation layout")
+    return card_columns, slice(int(rest[0]), OBS_SIZE)
+
+
+def _row_weights() -> torch.Tensor:
+    """(OBS_SIZE,): the observation times these is the row of :func:`_tables` (trump index
+    times 13 plus the level), both blocks being one-hot."""
+    weights = torch.zeros(OBS_SIZE)
+    trump, level = OBS_LAYOUT["trump_suit"], OBS_LAYOUT["level"]
+    weights[trump] = torch.arange(trump.stop - trump.start, dtype=torch.float32) * NUM_RANKS
+    weights[level] = torch.arange(level.stop - level.start, dtype=torch.float32)
+    return weights
 
 
 class Canonicalize(nn.Module):
@@ -91,9 +106,8 @@ class Canonicalize(nn.Module):
         column_of_slot = np.stack([card_columns[:, order].ravel() for order in card_of_slot])
         self.register_buffer("slot_of_card", torch.from_numpy(slot_of_card), persistent=False)
         self.register_buffer("column_of_slot", torch.from_numpy(column_of_slot), persistent=False)
-        self.register_buffer("rest", torch.from_numpy(rest), persistent=False)
-        self.trump = OBS_LAYOUT["trump_suit"]
-        self.level = OBS_LAYOUT["level"]
+        self.register_buffer("row_weights", _row_weights(), persistent=False)
+        self.rest = rest
         self.chunks = card_columns.shape[0]
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -104,11 +118,16 @@ class Canonicalize(nn.Module):
     def slots(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """The card chunks in slot order (batch, chunks, 54), the :class:`CardFeatures`
         (batch, CARD_FEATURES) and each card's slot (batch, 54)."""
-        row = obs[:, self.trump].argmax(1) * NUM_RANKS + obs[:, self.level].argmax(1)
+        canonical, counts, slot_of_card = self.card_parts(obs)
+        return canonical, counts.flat(), slot_of_card
+
+    def card_parts(self, obs: torch.Tensor) -> tuple[torch.Tensor, CardCounts, torch.Tensor]:
+        """As :meth:`slots`, with the card counting as :class:`CardCounts`."""
+        row = (obs @ self.row_weights).long()
         columns = self.column_of_slot[row]  # (batch, chunks * 54)
         canonical = obs.gather(1, columns).reshape(-1, self.chunks, NUM_CARD_TYPES)
-        counting = self.card_features(canonical, obs[:, BURY_COLUMN])
-        return canonical, counting, self.slot_of_card[row]
+        counts = self.card_features.parts(canonical, obs[:, BURY_COLUMN : BURY_COLUMN + 1])
+        return canonical, counts, self.slot_of_card[row]
 
 
 BURY_COLUMN = OBS_LAYOUT["phase"].start + PHASE_SLOTS[DecisionKind.BURY]
@@ -136,6 +155,19 @@ CARD_FEATURES = 3 * NUM_CARD_TYPES + 2 * NUM_GROUPS
 SUM_SCALE = float(PLAIN_SUIT_SLOTS)  # sums over a suit, brought near the inputs' [0, 1]
 
 
+class CardCounts(NamedTuple):
+    """:class:`CardFeatures` as the card network reads them."""
+
+    per_slot: torch.Tensor  # (batch, 3, 54): copies out, boss, outstanding cards beating it
+    by_group: torch.Tensor  # (batch, 2, 5): copies out, then in hand, by effective suit
+    group: torch.Tensor  # (batch, 54): each slot's effective suit (long)
+    one_hot: torch.Tensor  # (batch, 54, 5): the same, one-hot
+
+    def flat(self) -> torch.Tensor:
+        """(batch, CARD_FEATURES): the per-slot features, then the per-suit ones."""
+        return torch.cat([self.per_slot.flatten(1), self.by_group.flatten(1)], dim=1)
+
+
 class CardFeatures(nn.Module):
     """Card-counting features a player works out from the public record, per slot:
     how many copies of a card are still out (not played, not in the observer's hand or
@@ -156,11 +188,15 @@ class CardFeatures(nn.Module):
         return torch.where(trump, NUM_SUITS, self.suit_of_slot.expand_as(trump))
 
     def forward(self, cards: torch.Tensor, burying: torch.Tensor) -> torch.Tensor:
-        """``cards``: (batch, chunks, 54) in slot order; ``burying``: (batch,) 1.0 where
-        the dealer is choosing the kitty (still in the hand then) -> (batch, CARD_FEATURES).
-        Slot values stay (batch, 1, 54) throughout: fewer nodes in an exported graph."""
+        """``cards``: (batch, chunks, 54) in slot order; ``burying``: (batch, 1) 1.0 where
+        the dealer is choosing the kitty (still in the hand then) -> (batch, CARD_FEATURES)."""
+        return self.parts(cards, burying).flat()
+
+    def parts(self, cards: torch.Tensor, burying: torch.Tensor) -> CardCounts:
+        """:meth:`forward`'s features, unflattened. Slot values stay (batch, 1, 54)
+        throughout: fewer nodes in an exported graph."""
         hand = cards[:, HAND_CHUNK : HAND_CHUNK + 1]
-        kitty = cards[:, KITTY_CHUNK : KITTY_CHUNK + 1] * (1.0 - burying[:, None, None])
+        kitty = cards[:, KITTY_CHUNK : KITTY_CHUNK + 1] * (1.0 - burying[:, :, None])
         played = cards[:, PLAYED_CHUNKS].sum(1, keepdim=True)
         out = (1.0 - played - hand - kitty).clamp(min=0.0)
         group = self.effective_suits(cards)
@@ -169,7 +205,7 @@ class CardFeatures(nn.Module):
         beaten = (group[:, :, None] == group[:, None, :]) & (order.transpose(1, 2) > order)
         higher_out = out @ beaten.float()
         boss = ((hand > 0) & (higher_out < 1e-6)).float()
-        groups = nn.functional.one_hot(group, NUM_GROUPS).float()  # (batch, 54, 5)
-        by_group = torch.cat([out, hand], dim=1) @ groups / SUM_SCALE  # (batch, 2, 5)
-        by_slot = torch.cat([out, boss, higher_out / SUM_SCALE], dim=2)
-        return torch.cat([by_slot.flatten(1), by_group.flatten(1)], dim=1)
+        one_hot = nn.functional.one_hot(group, NUM_GROUPS).float()  # (batch, 54, 5)
+        by_group = torch.cat([out, hand], dim=1) @ one_hot / SUM_SCALE  # (batch, 2, 5)
+        per_slot = torch.cat([out, boss, higher_out / SUM_SCALE], dim=1)
+        return CardCounts(per_slot, by_group, group, one_hot)

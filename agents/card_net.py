@@ -95,7 +95,7 @@ class CardNet(MaskedPolicy):
         self.play = PlayFeatures() if play_features else None
         self.decks = DeckCount() if deck_context else None
         per_slot = self.canonical.chunks + COUNTED_PER_SLOT
-        context = len(self.canonical.rest) + 2 * NUM_GROUPS
+        context = self.canonical.rest.stop - self.canonical.rest.start + 2 * NUM_GROUPS
         if play_features:
             per_slot, context = per_slot + PLAY_PER_SLOT, context + PLAY_CONTEXT
         if deck_context:
@@ -115,20 +115,13 @@ class CardNet(MaskedPolicy):
         """Masked logits (batch, 55) by action id and values (batch,); ``advice`` is
         ignored (a stand-alone network)."""
         del advice
-        canonical, counting, slot_of_card = self.canonical.slots(obs)
-        per_slot = counting[:, : COUNTED_PER_SLOT * NUM_CARD_TYPES]
-        per_slot = per_slot.reshape(-1, COUNTED_PER_SLOT, NUM_CARD_TYPES)
-        chunks = [canonical, per_slot]  # each (batch, f, 54)
-        context = [obs[:, self.canonical.rest], counting[:, COUNTED_PER_SLOT * NUM_CARD_TYPES :]]
-        group = self.canonical.card_features.effective_suits(canonical)
-        one_hot = nn.functional.one_hot(group, NUM_GROUPS).float()  # (batch, 54, 5)
+        canonical, counts, slot_of_card = self.canonical.card_parts(obs)
+        chunks = [canonical, counts.per_slot]  # each (batch, f, 54)
+        context = [obs[:, self.canonical.rest], counts.by_group.flatten(1)]
         if self.play is not None:
-            higher_out = counting[
-                :, (COUNTED_PER_SLOT - 1) * NUM_CARD_TYPES : COUNTED_PER_SLOT * NUM_CARD_TYPES
-            ]
-            hand_by_suit = counting[:, -NUM_GROUPS:]  # copies in hand by suit, counted last
+            higher_out, hand_by_suit = counts.per_slot[:, -1], counts.by_group[:, -1]
             play_slots, play_context = self.play(
-                canonical, one_hot, obs, slot_of_card, higher_out, hand_by_suit
+                canonical, counts.one_hot, obs, slot_of_card, higher_out, hand_by_suit
             )
             chunks.append(play_slots)
             context.append(play_context)
@@ -137,7 +130,7 @@ class CardNet(MaskedPolicy):
         slots = torch.cat(chunks, dim=1).transpose(1, 2)  # (batch, 54, f)
         mixed_context = self.context(torch.cat(context, dim=1))
         tokens = self.embed(slots) + self.slot_embedding + mixed_context[:, None, :]
-        suits = Suits.of(group, one_hot)
+        suits = Suits.of(counts.group, counts.one_hot)
         for block in self.blocks:
             tokens = block(tokens, suits)
         pooled = torch.cat([tokens.mean(1), tokens.amax(1), mixed_context], dim=1)

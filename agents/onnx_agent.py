@@ -27,8 +27,6 @@ class OnnxAgent:
     """Plays the most likely legal action of an exported policy (``sample=1`` samples)."""
 
     def __init__(self, path: str, sample: int = 0, seed: int | None = None) -> None:
-        import onnxruntime
-
         folder = Path(path)
         manifest_path = folder / "manifest.json"
         if not manifest_path.is_file():
@@ -40,14 +38,9 @@ class OnnxAgent:
         except json.JSONDecodeError as error:
             raise ValueError(f"{manifest_path} is not valid JSON: {error}") from None
         check_manifest(self.manifest, folder)
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1
-        self.session = onnxruntime.InferenceSession(
-            str(folder / self.manifest["model"]["file"]),
-            options,
-            providers=["CPUExecutionProvider"],
-            disabled_optimizers=SLOWER_FUSIONS,
-        )
+        model = folder / self.manifest["model"]["file"]
+        self.session = _session(model)  # any batch
+        self.single = _session(model, batch=1)  # one decision: shapes known, a faster plan
         self.advice = HeuristicAdvice() if "advice" in self.manifest["inputs"] else None
         self.sample = bool(sample)
         self.rng = np.random.default_rng(seed)
@@ -61,6 +54,7 @@ class OnnxAgent:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Masked logits and values for a batch (``advice``: the heuristic's next actions,
         -1 for none; an advised policy needs it)."""
+        session = self.single if len(observations) == 1 else self.session
         inputs = {
             "observation": observations.astype(np.float32, copy=False),
             "action_mask": masks.astype(np.int8, copy=False),
@@ -69,7 +63,7 @@ class OnnxAgent:
             if advice is None:
                 raise ValueError("this policy is advised: pass the heuristic's advice")
             inputs["advice"] = advice.astype(np.int64, copy=False)
-        logits, values = self.session.run(None, inputs)
+        logits, values = session.run(None, inputs)
         return logits, values
 
     def act(self, observation: dict[str, np.ndarray], info: dict[str, Any]) -> int:
@@ -87,6 +81,19 @@ class OnnxAgent:
         probabilities = np.exp(logits[0] - logits[0].max())
         probabilities /= probabilities.sum()
         return int(self.rng.choice(NUM_ACTIONS, p=probabilities))
+
+
+def _session(model: Path, batch: int | None = None) -> Any:
+    """An onnxruntime session on one thread; ``batch`` fixes the batch dimension."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    if batch is not None:
+        options.add_free_dimension_override_by_name("batch", batch)
+    return onnxruntime.InferenceSession(
+        str(model), options, providers=["CPUExecutionProvider"], disabled_optimizers=SLOWER_FUSIONS
+    )
 
 
 def check_manifest(manifest: dict[str, Any], folder: Path) -> None:
