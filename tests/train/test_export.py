@@ -157,3 +157,21 @@ def test_serve_command_with_an_exported_model_plays_a_whole_hand(exported):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+SHIPPED = sorted(path.name for path in (ROOT / "models").iterdir() if path.is_dir())
+
+
+@pytest.mark.parametrize("model", SHIPPED)
+def test_the_latency_benchmark_runs_on_every_shipped_export(model, tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "onnx_latency", ROOT / "benchmarks" / "onnx_latency.py"
+    )
+    latency = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(latency)
+    export_policy(ROOT / "models" / model / "policy.pt", tmp_path)
+    rules = json.loads((tmp_path / "manifest.json").read_text())["rule_config"]
+    times, cpu = latency.decision_times(OnnxAgent(str(tmp_path)), rules, 20, warm_up=2)
+    assert len(times) == 20 and (times > 0).all() and cpu >= 0
