@@ -1,20 +1,14 @@
 """benchmarks/paired_results.py: two arena results compared deal by deal."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from agents.arena import DealRecord, HandOutcome
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "paired_results.py"
+from .benchmark_scripts import load_script
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("paired_results", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("paired_results")
 
 
 def _result(agent: str, rewards_by_seed: dict[int, tuple[float, float]], seed: int = 11):

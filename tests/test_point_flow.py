@@ -1,8 +1,5 @@
 """benchmarks/point_flow.py: where each agent's point cards go, from arena replays."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from agents.arena import run_arena
@@ -11,14 +8,11 @@ from shengji_env.rules.cards import POINTS, parse_card
 from shengji_env.rules.config import RuleConfig
 from shengji_env.rules.trump import trump_context
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "point_flow.py"
+from .benchmark_scripts import load_script
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("point_flow", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("point_flow")
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from agents.network import make_network
 from agents.onnx_agent import OnnxAgent
 from agents.policy_file import load_checkpoint
 from shengji_env.env import raw_env
+from tests.benchmark_scripts import load_script
 from train.export import export_policy, golden_positions
 
 ROOT = Path(__file__).parents[2]
@@ -164,13 +165,7 @@ SHIPPED = sorted(path.name for path in (ROOT / "models").iterdir() if path.is_di
 
 @pytest.mark.parametrize("model", SHIPPED)
 def test_the_latency_benchmark_runs_on_every_shipped_export(model, tmp_path):
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "onnx_latency", ROOT / "benchmarks" / "onnx_latency.py"
-    )
-    latency = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(latency)
+    latency = load_script("onnx_latency")
     export_policy(ROOT / "models" / model / "policy.pt", tmp_path)
     rules = json.loads((tmp_path / "manifest.json").read_text())["rule_config"]
     times, cpu = latency.decision_times(OnnxAgent(str(tmp_path)), rules, 20, warm_up=2)

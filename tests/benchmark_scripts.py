@@ -1,0 +1,18 @@
+"""A script under ``benchmarks/`` loaded as a module, to test its functions."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def load_script(name: str) -> ModuleType:
+    """``benchmarks/NAME.py`` as a module (its ``main`` is not run)."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
