@@ -123,7 +123,7 @@ class Canonicalize(nn.Module):
 
     def card_parts(self, obs: torch.Tensor) -> tuple[torch.Tensor, CardCounts, torch.Tensor]:
         """As :meth:`slots`, with the card counting as :class:`CardCounts`."""
-        row = (obs @ self.row_weights).long()
+        row = (obs @ self.row_weights).long().clamp(0, len(self.slot_of_card) - 1)
         columns = self.column_of_slot[row]  # (batch, chunks * 54)
         canonical = obs.gather(1, columns).reshape(-1, self.chunks, NUM_CARD_TYPES)
         counts = self.card_features.parts(canonical, obs[:, BURY_COLUMN : BURY_COLUMN + 1])
