@@ -30,6 +30,11 @@ WAYS = ("lead", "follow suit", "trump in", "discard or mixed")
 Row = tuple[str, str]  # (agent, role)
 
 
+def role(seat: int, dealer: int) -> str:
+    """The seat's side in the hand: the dealer's team defends."""
+    return "defending" if (seat - dealer) % 2 == 0 else "attacking"
+
+
 def way_played(cards: Sequence[int], led_suit: int, leads: bool, ctx: TrumpContext) -> str:
     """How a play put its cards in the trick: one of :data:`WAYS`."""
     if leads:
@@ -56,10 +61,10 @@ def hand_flow(events: Sequence[dict[str, Any]]) -> dict[tuple[Row, str, bool], i
         elif event["event"] == "trick":
             led_suit = ctx.suits[plays[0][1][0]]
             for index, (seat, cards) in enumerate(plays):
-                role = "defending" if (seat - dealer) % 2 == 0 else "attacking"
                 way = way_played(cards, led_suit, index == 0, ctx)
                 won = (seat - event["winner"]) % 2 == 0
-                flow[(seats[seat], role), way, won] += sum(POINTS[card] for card in cards)
+                row = (seats[seat], role(seat, dealer))
+                flow[row, way, won] += sum(POINTS[card] for card in cards)
             plays = []
     return flow
 
@@ -76,8 +81,7 @@ def point_flow(hands: Sequence[Sequence[dict[str, Any]]]) -> dict[Row, dict[str,
                 "a replay without seat names: record one with 'shengji arena --replays'"
             )
         for seat, name in enumerate(header["seats"]):
-            role = "defending" if (seat - header["dealer"]) % 2 == 0 else "attacking"
-            seat_hands[name, role] += 1
+            seat_hands[name, role(seat, header["dealer"])] += 1
         totals.update(hand_flow(events))
     table: dict[Row, dict[str, float]] = defaultdict(dict)
     for row, count in sorted(seat_hands.items()):
@@ -97,8 +101,8 @@ def main() -> None:
     columns = list(next(iter(table.values())))
     print("| agent | role | " + " | ".join(columns) + " |")
     print("|---|---|" + "---:|" * len(columns))
-    for (agent, role), values in table.items():
-        print(f"| {agent} | {role} | " + " | ".join(f"{values[c]:.1f}" for c in columns) + " |")
+    for (agent, side), values in table.items():
+        print(f"| {agent} | {side} | " + " | ".join(f"{values[c]:.1f}" for c in columns) + " |")
 
 
 if __name__ == "__main__":

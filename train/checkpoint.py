@@ -10,6 +10,9 @@ from typing import Any
 import numpy as np
 import torch
 
+from agents.deck_count import DECK_COUNTS
+from agents.network import make_network
+
 
 def rng_state(numpy_rng: np.random.Generator) -> dict[str, Any]:
     return {
@@ -59,13 +62,12 @@ def check_resumable(data: dict[str, Any], path: Path) -> None:
 CONTEXT_WEIGHT = "context.0.weight"
 
 
-def add_deck_context(state: dict[str, Any], parameter_names: list[str], extra: int) -> None:
+def add_deck_context(state: dict[str, Any]) -> None:
     """Turn on ``card_deck_context`` in a loaded checkpoint of a card network, in place.
 
-    The context layer gains ``extra`` input columns with zero weights, in the policy, its
-    league snapshots and Adam's moments, so the grown network computes exactly what the
-    old one did until training moves the new weights. ``parameter_names``: the old
-    network's parameters in ``parameters()`` order (the optimizer's state keys).
+    The context layer gains the deck count's input columns with zero weights, in the
+    policy, its league snapshots and Adam's moments, so the grown network computes exactly
+    what the old one did until training moves the new weights.
 
     Raises:
         ValueError: the checkpoint is not of a card network, or already reads the deck count.
@@ -77,14 +79,15 @@ def add_deck_context(state: dict[str, Any], parameter_names: list[str], extra: i
             f"card_deck_context (got network {config.get('network')!r}, card_deck_context "
             f"{config.get('card_deck_context', False)})"
         )
+    names = [name for name, _ in make_network(config).named_parameters()]  # Adam's keys
     for weights in [state["model"], *state["league"]]:
-        weights[CONTEXT_WEIGHT] = _pad_columns(weights[CONTEXT_WEIGHT], extra)
-    moments = state["optimizer"]["state"].get(parameter_names.index(CONTEXT_WEIGHT), {})
+        weights[CONTEXT_WEIGHT] = _pad_columns(weights[CONTEXT_WEIGHT])
+    moments = state["optimizer"]["state"].get(names.index(CONTEXT_WEIGHT), {})
     for key in ("exp_avg", "exp_avg_sq"):
         if key in moments:
-            moments[key] = _pad_columns(moments[key], extra)
+            moments[key] = _pad_columns(moments[key])
     config["card_deck_context"] = True
 
 
-def _pad_columns(matrix: torch.Tensor, extra: int) -> torch.Tensor:
-    return torch.cat([matrix, matrix.new_zeros(matrix.shape[0], extra)], dim=1)
+def _pad_columns(matrix: torch.Tensor) -> torch.Tensor:
+    return torch.cat([matrix, matrix.new_zeros(matrix.shape[0], DECK_COUNTS)], dim=1)

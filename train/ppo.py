@@ -23,7 +23,6 @@ from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 
 from agents.arena import Player, run_arena
-from agents.deck_count import DECK_COUNTS
 from agents.network import PolicyNet, make_network
 from agents.policy_file import load_checkpoint, save_checkpoint, save_policy
 from agents.ppo_agent import PPOAgent
@@ -180,8 +179,7 @@ def _grow_network(state: dict[str, Any], overrides: Mapping[str, Any]) -> None:
     """Resuming with ``card_deck_context`` turned on: grow the checkpoint's network to read
     the deck count, computing what it did (zero weights on the new inputs)."""
     if overrides.get("card_deck_context") and not state["config"].get("card_deck_context"):
-        names = [name for name, _ in make_network(state["config"]).named_parameters()]
-        add_deck_context(state, names, DECK_COUNTS)
+        add_deck_context(state)
 
 
 def train(

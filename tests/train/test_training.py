@@ -232,9 +232,9 @@ def test_resuming_with_the_deck_context_grows_the_network_without_changing_its_p
     assert data["config"]["card_deck_context"] and data["global_step"] >= steps + 300
     assert network_from_checkpoint(data).decks is not None
     with pytest.raises(ValueError, match="without card_deck_context"):
-        add_deck_context(data, [], 3)
+        add_deck_context(data)
     mlp = load_checkpoint(
         train(tiny(tmp_path / "mlp", "num_workers=0", "total_steps=500")) / "checkpoint.pt"
     )
     with pytest.raises(ValueError, match="needs a checkpoint of network: cards"):
-        add_deck_context(mlp, [], 3)
+        add_deck_context(mlp)
