@@ -54,7 +54,7 @@ def canonical_slots(level: int, trump: int | None) -> list[int]:
     return slots
 
 
-def _tables() -> tuple[np.ndarray, np.ndarray]:
+def slot_tables() -> tuple[np.ndarray, np.ndarray]:
     """slot_of_card and card_of_slot for every (trump or none) x level, row = trump*13+level."""
     slot_of_card = np.zeros((5 * NUM_RANKS, NUM_CARD_TYPES), dtype=np.int64)
     card_of_slot = np.zeros_like(slot_of_card)
@@ -83,7 +83,7 @@ def _card_columns() -> tuple[np.ndarray, slice]:
 
 
 def _row_weights() -> torch.Tensor:
-    """(OBS_SIZE,): the observation times these is the row of :func:`_tables` (trump index
+    """(OBS_SIZE,): the observation times these is the row of :func:`slot_tables` (trump index
     times 13 plus the level), both blocks being one-hot."""
     weights = torch.zeros(OBS_SIZE)
     trump, level = OBS_LAYOUT["trump_suit"], OBS_LAYOUT["level"]
@@ -100,7 +100,7 @@ class Canonicalize(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.card_features = CardFeatures()
-        slot_of_card, card_of_slot = _tables()
+        slot_of_card, card_of_slot = slot_tables()
         card_columns, rest = _card_columns()
         # per trump x level row: the observation column of each chunk's card in slot order
         column_of_slot = np.stack([card_columns[:, order].ravel() for order in card_of_slot])
@@ -118,16 +118,16 @@ class Canonicalize(nn.Module):
     def slots(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """The card chunks in slot order (batch, chunks, 54), the :class:`CardFeatures`
         (batch, CARD_FEATURES) and each card's slot (batch, 54)."""
-        canonical, counts, slot_of_card = self.card_parts(obs)
-        return canonical, counts.flat(), slot_of_card
+        parts = self.card_parts(obs)
+        return parts.cards, parts.counts.flat(), parts.slot_of_card
 
-    def card_parts(self, obs: torch.Tensor) -> tuple[torch.Tensor, CardCounts, torch.Tensor]:
-        """As :meth:`slots`, with the card counting as :class:`CardCounts`."""
+    def card_parts(self, obs: torch.Tensor) -> CanonicalCards:
+        """As :meth:`slots`, with the card counting as :class:`CardCounts` and the row."""
         row = (obs @ self.row_weights).long().clamp(0, len(self.slot_of_card) - 1)
-        columns = self.column_of_slot[row]  # (batch, chunks * 54)
-        canonical = obs.gather(1, columns).reshape(-1, self.chunks, NUM_CARD_TYPES)
-        counts = self.card_features.parts(canonical, obs[:, BURY_COLUMN : BURY_COLUMN + 1])
-        return canonical, counts, self.slot_of_card[row]
+        columns = self.column_of_slot.index_select(0, row)  # (batch, chunks * 54)
+        cards = obs.gather(1, columns).reshape(-1, self.chunks, NUM_CARD_TYPES)
+        counts = self.card_features.parts(cards, obs[:, BURY_COLUMN : BURY_COLUMN + 1])
+        return CanonicalCards(cards, counts, self.slot_of_card.index_select(0, row), row)
 
 
 BURY_COLUMN = OBS_LAYOUT["phase"].start + PHASE_SLOTS[DecisionKind.BURY]
@@ -168,6 +168,15 @@ class CardCounts(NamedTuple):
         return torch.cat([self.per_slot.flatten(1), self.by_group.flatten(1)], dim=1)
 
 
+class CanonicalCards(NamedTuple):
+    """:meth:`Canonicalize.card_parts`: an observation's cards in slot order."""
+
+    cards: torch.Tensor  # (batch, chunks, 54): every card chunk in slot order
+    counts: CardCounts
+    slot_of_card: torch.Tensor  # (batch, 54): each card type's slot
+    row: torch.Tensor  # (batch,): the trump x level row of the slot tables (trump * 13 + level)
+
+
 class CardFeatures(nn.Module):
     """Card-counting features a player works out from the public record, per slot:
     how many copies of a card are still out (not played, not in the observer's hand or
@@ -201,11 +210,11 @@ class CardFeatures(nn.Module):
         out = (1.0 - played - hand - kitty).clamp(min=0.0)
         group = self.effective_suits(cards)
         order = cards[:, CARD_ORDER_CHUNK : CARD_ORDER_CHUNK + 1]
-        # beaten[j, i]: slot j is of slot i's suit and ranks above it
-        beaten = (group[:, :, None] == group[:, None, :]) & (order.transpose(1, 2) > order)
-        higher_out = out @ beaten.float()
-        boss = ((hand > 0) & (higher_out < 1e-6)).float()
         one_hot = nn.functional.one_hot(group, NUM_GROUPS).float()  # (batch, 54, 5)
+        # beaten[j, i]: slot j is of slot i's suit and ranks above it
+        beaten = (one_hot @ one_hot.transpose(1, 2)) * (order.transpose(1, 2) > order).float()
+        higher_out = out @ beaten
+        boss = ((hand > 0) & (higher_out < 1e-6)).float()
         by_group = torch.cat([out, hand], dim=1) @ one_hot / SUM_SCALE  # (batch, 2, 5)
         per_slot = torch.cat([out, boss, higher_out / SUM_SCALE], dim=1)
         return CardCounts(per_slot, by_group, group, one_hot)

@@ -115,14 +115,12 @@ class CardNet(MaskedPolicy):
         """Masked logits (batch, 55) by action id and values (batch,); ``advice`` is
         ignored (a stand-alone network)."""
         del advice
-        canonical, counts, slot_of_card = self.canonical.card_parts(obs)
-        chunks = [canonical, counts.per_slot]  # each (batch, f, 54)
+        parts = self.canonical.card_parts(obs)
+        counts = parts.counts
+        chunks = [parts.cards, counts.per_slot]  # each (batch, f, 54)
         context = [obs[:, self.canonical.rest], counts.by_group.flatten(1)]
         if self.play is not None:
-            higher_out, hand_by_suit = counts.per_slot[:, -1], counts.by_group[:, -1]
-            play_slots, play_context = self.play(
-                canonical, counts.one_hot, obs, slot_of_card, higher_out, hand_by_suit
-            )
+            play_slots, play_context = self.play(parts, obs)
             chunks.append(play_slots)
             context.append(play_context)
         if self.decks is not None:
@@ -136,6 +134,7 @@ class CardNet(MaskedPolicy):
         pooled = torch.cat([tokens.mean(1), tokens.amax(1), mixed_context], dim=1)
         summary = self.summary(pooled)
         by_slot = self.card_logit(tokens).squeeze(-1)  # (batch, 54) by slot
-        logits = torch.cat([by_slot.gather(1, slot_of_card), self.commit_logit(summary)], dim=1)
+        by_card = by_slot.gather(1, parts.slot_of_card)
+        logits = torch.cat([by_card, self.commit_logit(summary)], dim=1)
         logits = logits.masked_fill(mask == 0, MASKED_LOGIT)
         return logits, self.value(summary).squeeze(-1)

@@ -12,6 +12,8 @@ fraction shows (one deck, or a late hand of whole pairs at two decks), it reads 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 from torch import nn
@@ -20,7 +22,7 @@ from shengji_env.encoding import OBS_LAYOUT
 
 DECK_COUNTS = 3  # one, two or three decks
 COUNTED_BLOCKS = ("hand", "played", "trick", "kitty")
-TOLERANCE = 0.01
+OFF_GRID = 0.5  # a sine's size that counts as off the grid
 
 
 def _count_columns() -> torch.Tensor:
@@ -32,18 +34,24 @@ def _count_columns() -> torch.Tensor:
 
 
 class DeckCount(nn.Module):
-    """Observation (batch, OBS_SIZE) -> one-hot deck count (batch, 3): one, two, three."""
+    """Observation (batch, OBS_SIZE) -> one-hot deck count (batch, 3): one, two, three.
+
+    A count off the whole numbers reads two decks, one off the halves three: sin(pi x)
+    and sin(2 pi x) vanish at those counts and are at least 0.86 in size at every other
+    count that can occur (a multiple of a half or a third). One sine of both waves, their
+    largest sizes over the counts and one product make the one-hot: few nodes in an
+    exported graph."""
 
     def __init__(self) -> None:
         super().__init__()
         self.register_buffer("columns", _count_columns(), persistent=False)
+        self.register_buffer("waves", torch.tensor([[math.pi], [2 * math.pi]]), persistent=False)
+        # (off the whole numbers, off the halves) -> (one, two, three) less one deck's row
+        spread = torch.tensor([[-1.0, 1.0, 0.0], [0.0, -1.0, 1.0]])
+        self.register_buffer("spread", spread, persistent=False)
+        self.register_buffer("one_deck", torch.tensor([1.0, 0.0, 0.0]), persistent=False)
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
-        counts = obs[:, self.columns]
-        thirds = counts * 3.0
-        off_whole = (counts - counts.round()).abs() > TOLERANCE
-        on_third = (thirds - thirds.round()).abs() < TOLERANCE
-        three = (on_third & off_whole).any(1, keepdim=True)
-        two = ((counts - 0.5).abs() < TOLERANCE).any(1, keepdim=True) & ~three
-        one = ~(two | three)
-        return torch.cat([one, two, three], dim=1).float()
+        counts = obs.index_select(1, self.columns)[:, None]  # (batch, 1, counts)
+        off = (torch.sin(counts * self.waves).abs().amax(2) > OFF_GRID).float()  # (batch, 2)
+        return self.one_deck + off @ self.spread

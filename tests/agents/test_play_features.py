@@ -17,13 +17,9 @@ from shengji_env.rules.trick import trick_winner
 
 def _features(observation) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     obs = torch.from_numpy(observation)[None]
-    canonicalize = Canonicalize()
-    cards, counting, slot_of_card = canonicalize.slots(obs)
-    group = canonicalize.card_features.effective_suits(cards)
-    suits = torch.nn.functional.one_hot(group, 5).float()
-    higher_out, hand_by_suit = counting[:, 2 * 54 : 3 * 54], counting[:, -5:]
-    per_slot, context = PlayFeatures()(cards, suits, obs, slot_of_card, higher_out, hand_by_suit)
-    return per_slot[0].T, context[0], slot_of_card[0]
+    parts = Canonicalize().card_parts(obs)
+    per_slot, context = PlayFeatures()(parts, obs)
+    return per_slot[0].T, context[0], parts.slot_of_card[0]
 
 
 def _expected(view, card: int, decks: int) -> tuple[float, ...]:
