@@ -118,8 +118,9 @@ def test_a_stand_alone_network_refuses_advice(tmp_path: Path):
         load_config(None, ["network=cards", "advice=true"])
 
 
-def test_the_standalone_recipe_runs_end_to_end_in_miniature(tmp_path):
-    recipe = Path(__file__).parents[2] / "configs" / "standalone.yaml"
+@pytest.mark.parametrize("recipe_name", ["standalone.yaml", "standalone_small.yaml"])
+def test_the_standalone_recipes_run_end_to_end_in_miniature(tmp_path, recipe_name):
+    recipe = Path(__file__).parents[2] / "configs" / recipe_name
     config = load_config(
         recipe,
         [
