@@ -87,8 +87,9 @@ class PlayFeatures(nn.Module):
         trick = cards[:, TRICK_CHUNKS]  # (batch, 4 seats, 54)
         seats = obs.index_select(1, self.seat_columns).reshape(-1, 2, 4)  # leader, winner
         led_winning = seats @ trick  # (batch, 2, 54): the lead and the winning play
-        led, winning = led_winning[:, :1], (led_winning[:, 1:] > 0).float()
-        shown = ((led_winning > 0).float() @ suits).clamp(max=1.0)  # (batch, 2, 5)
+        present = led_winning > 0
+        led, winning = led_winning[:, :1], present[:, 1:]  # winning: its cards, as booleans
+        shown = (present.float() @ suits).clamp(max=1.0)  # (batch, 2, 5)
         order = cards[:, CARD_ORDER_CHUNK : CARD_ORDER_CHUNK + 1] + 1.0  # 0: no card below
         top_by_suit = ((order * winning).transpose(1, 2) * suits).amax(1, keepdim=True)
         hand_by_suit = parts.counts.by_group[:, -1:]
@@ -99,7 +100,7 @@ class PlayFeatures(nn.Module):
         above = (order > by_slot[:, 2:3]) & (winner_holds_suit > 0.5)
         points = self.points_by_slot.index_select(0, parts.row)  # (batch, 1, 54)
         per_slot = torch.cat([by_slot[:, :2], above.float(), points, by_slot[:, 3:]], dim=1)
-        over_winner = torch.where(winning > 0.5, higher_out, NO_WINNER).amin(2)
+        over_winner = torch.where(winning, higher_out, NO_WINNER).amin(2)
         context = [
             (trick.sum(1, keepdim=True) * points).sum(2),
             led.sum(2),
