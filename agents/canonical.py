@@ -126,8 +126,10 @@ class Canonicalize(nn.Module):
         row = (obs @ self.row_weights).long().clamp(0, len(self.slot_of_card) - 1)
         columns = self.column_of_slot.index_select(0, row)  # (batch, chunks * 54)
         cards = obs.gather(1, columns).reshape(-1, self.chunks, NUM_CARD_TYPES)
-        counts = self.card_features.parts(cards, obs[:, BURY_COLUMN : BURY_COLUMN + 1])
-        return CanonicalCards(cards, counts, self.slot_of_card.index_select(0, row), row)
+        chunks = CardChunks.of(cards)
+        counts = self.card_features.parts(cards, chunks, obs[:, BURY_COLUMN : BURY_COLUMN + 1])
+        slot_of_card = self.slot_of_card.index_select(0, row)
+        return CanonicalCards(cards, chunks, counts, slot_of_card, row)
 
 
 BURY_COLUMN = OBS_LAYOUT["phase"].start + PHASE_SLOTS[DecisionKind.BURY]
@@ -144,15 +146,30 @@ def _chunks(block: str) -> slice:
     return slice(first // NUM_CARD_TYPES, (first + size) // NUM_CARD_TYPES)
 
 
-HAND_CHUNK = _chunks("hand").start
-PLAYED_CHUNKS = _chunks("played")  # one chunk per seat
-TRICK_CHUNKS = _chunks("trick")  # one chunk per seat
-KITTY_CHUNK = _chunks("kitty").start
-TRUMP_CARDS_CHUNK = _chunks("trump_cards").start
-CARD_ORDER_CHUNK = _chunks("card_order").start
 PLAIN_SUIT_SLOTS = NUM_RANKS - 1  # a plain suit's slots: its ranks less the level rank
 CARD_FEATURES = 3 * NUM_CARD_TYPES + 2 * NUM_GROUPS
 SUM_SCALE = float(PLAIN_SUIT_SLOTS)  # sums over a suit, brought near the inputs' [0, 1]
+
+
+CHUNK_SIZES = [_chunks(name).stop - _chunks(name).start for name in CARD_BLOCKS]
+
+
+class CardChunks(NamedTuple):
+    """The card chunks in slot order by block, each (batch, n, 54): one split of the card
+    tensor (one node in an exported graph, where slicing takes a node a block)."""
+
+    hand: torch.Tensor
+    selection: torch.Tensor
+    played: torch.Tensor  # one chunk per seat
+    trick: torch.Tensor  # one chunk per seat
+    revealed: torch.Tensor
+    kitty: torch.Tensor
+    trump_cards: torch.Tensor
+    card_order: torch.Tensor
+
+    @classmethod
+    def of(cls, cards: torch.Tensor) -> CardChunks:
+        return cls(*cards.split(CHUNK_SIZES, dim=1))
 
 
 class CardCounts(NamedTuple):
@@ -160,8 +177,9 @@ class CardCounts(NamedTuple):
 
     per_slot: torch.Tensor  # (batch, 3, 54): copies out, boss, outstanding cards beating it
     by_group: torch.Tensor  # (batch, 2, 5): copies out, then in hand, by effective suit
-    group: torch.Tensor  # (batch, 54): each slot's effective suit (long)
-    one_hot: torch.Tensor  # (batch, 54, 5): the same, one-hot
+    one_hot: torch.Tensor  # (batch, 54, 5): each slot's effective suit, one-hot
+    members: torch.Tensor  # (batch, 5, 54): the same, transposed
+    beating: torch.Tensor  # (batch, 1, 54): per_slot's last row, outstanding cards beating it
 
     def flat(self) -> torch.Tensor:
         """(batch, CARD_FEATURES): the per-slot features, then the per-suit ones."""
@@ -172,9 +190,22 @@ class CanonicalCards(NamedTuple):
     """:meth:`Canonicalize.card_parts`: an observation's cards in slot order."""
 
     cards: torch.Tensor  # (batch, chunks, 54): every card chunk in slot order
+    chunks: CardChunks  # the same by block
     counts: CardCounts
     slot_of_card: torch.Tensor  # (batch, 54): each card type's slot
     row: torch.Tensor  # (batch,): the trump x level row of the slot tables (trump * 13 + level)
+
+
+def _counted_weights() -> tuple[torch.Tensor, torch.Tensor]:
+    """(chunks,) weights that sum the copies a player has seen (the own hand, every
+    seat's plays and the kitty) out of the card chunks, and the kitty's own weight (taken
+    off while burying: the kitty is then still in the hand)."""
+    counted = torch.zeros(sum(CHUNK_SIZES))
+    for name in ("hand", "played", "kitty"):
+        counted[_chunks(name)] = 1.0
+    kitty = torch.zeros_like(counted)
+    kitty[_chunks("kitty")] = 1.0
+    return counted, kitty
 
 
 class CardFeatures(nn.Module):
@@ -187,34 +218,38 @@ class CardFeatures(nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
-        suit_of_slot = torch.arange(NUM_CARD_TYPES) // PLAIN_SUIT_SLOTS
-        self.register_buffer("suit_of_slot", suit_of_slot.clamp(max=NUM_SUITS - 1), False)
+        suit_of_slot = (torch.arange(NUM_CARD_TYPES) // PLAIN_SUIT_SLOTS).clamp(max=NUM_SUITS - 1)
+        plain = nn.functional.one_hot(suit_of_slot, NUM_GROUPS).float()  # (54, 5)
+        self.register_buffer("plain_one_hot", plain, persistent=False)
+        self.register_buffer("trump_one_hot", torch.eye(NUM_GROUPS)[NUM_SUITS], persistent=False)
+        counted, kitty = _counted_weights()
+        self.register_buffer("counted", counted, persistent=False)
+        self.register_buffer("kitty", kitty, persistent=False)
 
-    def effective_suits(self, cards: torch.Tensor) -> torch.Tensor:
-        """(batch, chunks, 54) card chunks in slot order -> (batch, 54) each slot's
-        effective suit: its plain suit, or ``NUM_SUITS`` where the card is trump."""
-        trump = cards[:, TRUMP_CARDS_CHUNK] > 0.5
-        return torch.where(trump, NUM_SUITS, self.suit_of_slot.expand_as(trump))
+    def effective_suits(self, chunks: CardChunks) -> torch.Tensor:
+        """(batch, 54, 5): each slot's effective suit one-hot: its plain suit, or the
+        fifth column where the card is trump."""
+        trump = chunks.trump_cards.transpose(1, 2) > 0.5  # (batch, 54, 1)
+        return torch.where(trump, self.trump_one_hot, self.plain_one_hot)
 
     def forward(self, cards: torch.Tensor, burying: torch.Tensor) -> torch.Tensor:
         """``cards``: (batch, chunks, 54) in slot order; ``burying``: (batch, 1) 1.0 where
         the dealer is choosing the kitty (still in the hand then) -> (batch, CARD_FEATURES)."""
-        return self.parts(cards, burying).flat()
+        return self.parts(cards, CardChunks.of(cards), burying).flat()
 
-    def parts(self, cards: torch.Tensor, burying: torch.Tensor) -> CardCounts:
+    def parts(self, cards: torch.Tensor, chunks: CardChunks, burying: torch.Tensor) -> CardCounts:
         """:meth:`forward`'s features, unflattened. Slot values stay (batch, 1, 54)
         throughout: fewer nodes in an exported graph."""
-        hand = cards[:, HAND_CHUNK : HAND_CHUNK + 1]
-        kitty = cards[:, KITTY_CHUNK : KITTY_CHUNK + 1] * (1.0 - burying[:, :, None])
-        played = cards[:, PLAYED_CHUNKS].sum(1, keepdim=True)
-        out = (1.0 - played - hand - kitty).clamp(min=0.0)
-        group = self.effective_suits(cards)
-        order = cards[:, CARD_ORDER_CHUNK : CARD_ORDER_CHUNK + 1]
-        one_hot = nn.functional.one_hot(group, NUM_GROUPS).float()  # (batch, 54, 5)
+        seen = (self.counted - burying[:, :, None] * self.kitty) @ cards  # (batch, 1, 54)
+        out = (1.0 - seen).clamp(min=0.0)
+        order = chunks.card_order
+        one_hot = self.effective_suits(chunks)
+        members = one_hot.transpose(1, 2)
         # beaten[j, i]: slot j is of slot i's suit and ranks above it
-        beaten = (one_hot @ one_hot.transpose(1, 2)) * (order.transpose(1, 2) > order).float()
+        beaten = (one_hot @ members) * (order.transpose(1, 2) > order).float()
         higher_out = out @ beaten
-        boss = ((hand > 0) & (higher_out < 1e-6)).float()
-        by_group = torch.cat([out, hand], dim=1) @ one_hot / SUM_SCALE  # (batch, 2, 5)
-        per_slot = torch.cat([out, boss, higher_out / SUM_SCALE], dim=1)
-        return CardCounts(per_slot, by_group, group, one_hot)
+        boss = ((chunks.hand > 0) & (higher_out < 1e-6)).float()
+        by_group = torch.cat([out, chunks.hand], dim=1) @ one_hot / SUM_SCALE  # (batch, 2, 5)
+        beating = higher_out / SUM_SCALE
+        per_slot = torch.cat([out, boss, beating], dim=1)
+        return CardCounts(per_slot, by_group, one_hot, members, beating)

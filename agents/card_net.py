@@ -52,9 +52,9 @@ class CardBlock(nn.Module):
 
     def forward(self, tokens: torch.Tensor, suits: Suits) -> torch.Tensor:
         """``tokens`` (batch, 54, width) in slot order."""
-        lower = nn.functional.pad(tokens[:, :-1], (0, 0, 1, 0)) * suits.lower_in_suit
-        higher = nn.functional.pad(tokens[:, 1:], (0, 0, 0, 1)) * suits.higher_in_suit
-        suit_mean = suits.members.transpose(1, 2) @ (suits.means @ tokens)
+        lower = nn.functional.pad(tokens, (0, 0, 1, -1)) * suits.lower_in_suit  # shifted down
+        higher = nn.functional.pad(tokens, (0, 0, -1, 1)) * suits.higher_in_suit
+        suit_mean = suits.one_hot @ (suits.means @ tokens)
         mixed = self.mix(torch.cat([tokens, lower, higher, suit_mean], dim=2))
         return self.norm(tokens + mixed)
 
@@ -62,20 +62,21 @@ class CardBlock(nn.Module):
 class Suits(NamedTuple):
     """Where each slot's effective suit (trump as one) puts it, for :class:`CardBlock`."""
 
-    members: torch.Tensor  # (batch, 5, 54): 1 where the slot is in the suit
-    means: torch.Tensor  # (batch, 5, 54): members / the suit's size
+    one_hot: torch.Tensor  # (batch, 54, 5): 1 where the slot is in the suit
+    means: torch.Tensor  # (batch, 5, 54): the transpose / the suit's size
     lower_in_suit: torch.Tensor  # (batch, 54, 1): slot i-1 is in slot i's suit
     higher_in_suit: torch.Tensor  # (batch, 54, 1): slot i+1 is in slot i's suit
 
     @classmethod
-    def of(cls, group: torch.Tensor, one_hot: torch.Tensor) -> Suits:
-        """From (batch, 54) effective suits by slot and their one-hot (batch, 54, 5)."""
-        members = one_hot.transpose(1, 2)
+    def of(cls, one_hot: torch.Tensor, members: torch.Tensor) -> Suits:
+        """From the slots' effective suits one-hot (batch, 54, 5) and its transpose.
+        Negative pads shift by a slot in one exported node each (a slice and a pad
+        otherwise)."""
         means = members / members.sum(2, keepdim=True).clamp(min=1.0)
-        same = (group[:, 1:] == group[:, :-1]).float()[:, :, None]
-        lower = nn.functional.pad(same, (0, 0, 1, 0))
-        higher = nn.functional.pad(same, (0, 0, 0, 1))
-        return cls(members, means, lower, higher)
+        next_one = nn.functional.pad(one_hot, (0, 0, -1, 1))  # slot i+1's suit, none past the end
+        higher = (next_one * one_hot).sum(2, keepdim=True)
+        lower = nn.functional.pad(higher, (0, 0, 1, -1))
+        return cls(one_hot, means, lower, higher)
 
 
 class CardNet(MaskedPolicy):
@@ -127,8 +128,10 @@ class CardNet(MaskedPolicy):
             context.append(self.decks(obs))
         slots = torch.cat(chunks, dim=1).transpose(1, 2)  # (batch, 54, f)
         mixed_context = self.context(torch.cat(context, dim=1))
-        tokens = self.embed(slots) + self.slot_embedding + mixed_context[:, None, :]
-        suits = Suits.of(counts.group, counts.one_hot)
+        slot_bias = self.slot_embedding + self.embed.bias  # one constant in an export
+        tokens = nn.functional.linear(slots, self.embed.weight) + slot_bias
+        tokens = tokens + mixed_context[:, None, :]
+        suits = Suits.of(counts.one_hot, counts.members)
         for block in self.blocks:
             tokens = block(tokens, suits)
         pooled = torch.cat([tokens.mean(1), tokens.amax(1), mixed_context], dim=1)

@@ -23,13 +23,7 @@ from shengji_env.encoding import OBS_LAYOUT
 from shengji_env.rules.cards import NUM_RANKS, NUM_SUITS, POINTS
 from shengji_env.rules.trump import TRUMP
 
-from .canonical import (
-    CARD_ORDER_CHUNK,
-    NUM_GROUPS,
-    TRICK_CHUNKS,
-    CanonicalCards,
-    slot_tables,
-)
+from .canonical import NUM_GROUPS, CanonicalCards, slot_tables
 
 PLAY_PER_SLOT = 7  # led suit, winner holds the suit, above the winner, points, suit length,
 # partner void, opponent ruff threat
@@ -82,25 +76,25 @@ class PlayFeatures(nn.Module):
     def forward(
         self, parts: CanonicalCards, obs: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        cards, suits = parts.cards, parts.counts.one_hot  # suits: (batch, 54, 5)
-        higher_out = parts.counts.per_slot[:, -1:]  # (batch, 1, 54)
-        trick = cards[:, TRICK_CHUNKS]  # (batch, 4 seats, 54)
+        counts, trick = parts.counts, parts.chunks.trick  # trick: (batch, 4 seats, 54)
+        suits = counts.one_hot  # (batch, 54, 5)
         seats = obs.index_select(1, self.seat_columns).reshape(-1, 2, 4)  # leader, winner
         led_winning = seats @ trick  # (batch, 2, 54): the lead and the winning play
         present = led_winning > 0
         led, winning = led_winning[:, :1], present[:, 1:]  # winning: its cards, as booleans
         shown = (present.float() @ suits).clamp(max=1.0)  # (batch, 2, 5)
-        order = cards[:, CARD_ORDER_CHUNK : CARD_ORDER_CHUNK + 1] + 1.0  # 0: no card below
-        top_by_suit = ((order * winning).transpose(1, 2) * suits).amax(1, keepdim=True)
-        hand_by_suit = parts.counts.by_group[:, -1:]
+        order = parts.chunks.card_order + 1.0  # 0: no card below
+        top = torch.where(winning, order, 0.0).transpose(1, 2)  # (batch, 54, 1)
+        top_by_suit = (top * suits).amax(1, keepdim=True)
+        hand_by_suit = counts.by_group[:, -1:]
         voids = self._voids(obs, parts.row)
         by_suit = torch.cat([shown, top_by_suit, hand_by_suit, voids], dim=1)  # (batch, 6, 5)
-        by_slot = by_suit @ suits.transpose(1, 2)  # (batch, 6, 54): each slot's suit's value
-        winner_holds_suit = by_slot[:, 1:2]
-        above = (order > by_slot[:, 2:3]) & (winner_holds_suit > 0.5)
+        by_slot = by_suit @ counts.members  # (batch, 6, 54): each slot's suit's value
+        led_suit, holds, top_by_slot, rest = by_slot.split([1, 1, 1, 3], dim=1)
+        above = (order > top_by_slot).float() * holds  # holds: the winner holds the suit
         points = self.points_by_slot.index_select(0, parts.row)  # (batch, 1, 54)
-        per_slot = torch.cat([by_slot[:, :2], above.float(), points, by_slot[:, 3:]], dim=1)
-        over_winner = torch.where(winning, higher_out, NO_WINNER).amin(2)
+        per_slot = torch.cat([led_suit, holds, above, points, rest], dim=1)
+        over_winner = torch.where(winning, counts.beating, NO_WINNER).amin(2)
         context = [
             (trick.sum(1, keepdim=True) * points).sum(2),
             led.sum(2),
