@@ -40,7 +40,7 @@ class OnnxAgent:
         check_manifest(self.manifest, folder)
         model = folder / self.manifest["model"]["file"]
         self.session = _session(model)  # any batch
-        self.single = _session(model, batch=1)  # one decision: shapes known, a faster plan
+        self.single = _SingleDecision(_session(model, batch=1))  # shapes known: a faster plan
         self.advice = HeuristicAdvice() if "advice" in self.manifest["inputs"] else None
         self.sample = bool(sample)
         self.rng = np.random.default_rng(seed)
@@ -54,16 +54,17 @@ class OnnxAgent:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Masked logits and values for a batch (``advice``: the heuristic's next actions,
         -1 for none; an advised policy needs it)."""
-        session = self.single if len(observations) == 1 else self.session
         inputs = {
-            "observation": observations.astype(np.float32, copy=False),
-            "action_mask": masks.astype(np.int8, copy=False),
+            "observation": np.ascontiguousarray(observations, dtype=np.float32),
+            "action_mask": np.ascontiguousarray(masks, dtype=np.int8),
         }
         if self.advice is not None:
             if advice is None:
                 raise ValueError("this policy is advised: pass the heuristic's advice")
-            inputs["advice"] = advice.astype(np.int64, copy=False)
-        logits, values = session.run(None, inputs)
+            inputs["advice"] = np.ascontiguousarray(advice, dtype=np.int64)
+        if len(observations) == 1:
+            return self.single(inputs)
+        logits, values = self.session.run(None, inputs)
         return logits, values
 
     def act(self, observation: dict[str, np.ndarray], info: dict[str, Any]) -> int:
@@ -81,6 +82,29 @@ class OnnxAgent:
         probabilities = np.exp(logits[0] - logits[0].max())
         probabilities /= probabilities.sum()
         return int(self.rng.choice(NUM_ACTIONS, p=probabilities))
+
+
+class _SingleDecision:
+    """One decision at a time through a batch-one session, its outputs bound to buffers
+    made once: onnxruntime's ``run`` allocates and converts them at every call, about 7 µs
+    of a decision (BENCHMARKS.md). Not for concurrent calls (the serving front ends pass
+    an agent one request at a time)."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.binding = session.io_binding()
+        self.logits = np.zeros((1, NUM_ACTIONS), dtype=np.float32)
+        self.values = np.zeros(1, dtype=np.float32)
+        for name, buffer in (("logits", self.logits), ("value", self.values)):
+            self.binding.bind_output(
+                name, "cpu", 0, np.float32, list(buffer.shape), buffer.ctypes.data
+            )
+
+    def __call__(self, inputs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        for name, array in inputs.items():
+            self.binding.bind_cpu_input(name, array)
+        self.session.run_with_iobinding(self.binding)
+        return self.logits.copy(), self.values.copy()
 
 
 def _session(model: Path, batch: int | None = None) -> Any:
