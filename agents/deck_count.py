@@ -20,7 +20,7 @@ from shengji_env.encoding import OBS_LAYOUT
 
 DECK_COUNTS = 3  # one, two or three decks
 COUNTED_BLOCKS = ("hand", "played", "trick", "kitty")
-OFF_GRID = 0.1  # a distance from the grid that counts as off it (the least is a third)
+THRESHOLDS = [1 / 6, 5 / 12]  # between the distances 0, a third (three decks), a half (two)
 
 
 def _count_columns() -> torch.Tensor:
@@ -34,22 +34,22 @@ def _count_columns() -> torch.Tensor:
 class DeckCount(nn.Module):
     """Observation (batch, OBS_SIZE) -> one-hot deck count (batch, 3): one, two, three.
 
-    A count off the whole numbers reads two decks, one off the halves three: the counts
-    and twice the counts are each rounded, and every count that can occur (a multiple of
-    a half or a third) is on those grids or at least a third from them. Both scales in one
-    product, their largest distances over the counts and one product make the one-hot: few
-    nodes in an exported graph, and rounding, not a sine (four times as slow there)."""
+    Every count that can occur is a multiple of a half (two decks) or of a third (three),
+    so the largest distance of a count from the whole numbers is 0 (one deck, or no
+    fraction in view), a third (three decks) or a half (two decks). One rounding, two
+    thresholds and one product make the one-hot: few nodes in an exported graph, and
+    each on the counts once."""
 
     def __init__(self) -> None:
         super().__init__()
         self.register_buffer("columns", _count_columns(), persistent=False)
-        self.register_buffer("scales", torch.tensor([[1.0], [2.0]]), persistent=False)
-        # (off the whole numbers, off the halves) -> (one, two, three) less one deck's row
-        spread = torch.tensor([[-1.0, 1.0, 0.0], [0.0, -1.0, 1.0]])
+        self.register_buffer("thresholds", torch.tensor(THRESHOLDS), persistent=False)
+        # (past the first threshold, past the second) -> (one, two, three) less one deck's row
+        spread = torch.tensor([[-1.0, 0.0, 1.0], [0.0, 1.0, -1.0]])
         self.register_buffer("spread", spread, persistent=False)
         self.register_buffer("one_deck", torch.tensor([1.0, 0.0, 0.0]), persistent=False)
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
-        counts = obs.index_select(1, self.columns)[:, None] * self.scales  # (batch, 2, counts)
-        off = ((counts - counts.round()).abs().amax(2) > OFF_GRID).float()  # (batch, 2)
-        return self.one_deck + off @ self.spread
+        counts = obs.index_select(1, self.columns)
+        distance = (counts - counts.round()).abs().amax(1, keepdim=True)  # (batch, 1)
+        return self.one_deck + (distance > self.thresholds).float() @ self.spread

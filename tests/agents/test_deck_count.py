@@ -33,7 +33,7 @@ def _observation(**counts: float) -> torch.Tensor:
         ({f"c{HAND}": 1.0, f"c{PLAYED + 7}": 0.5}, 2),  # a single another seat played
         ({f"c{HAND}": 1 / 3}, 3),
         ({f"c{HAND}": 2 / 3, f"c{HAND + 1}": 1.0}, 3),
-        ({f"c{HAND}": 0.5, f"c{HAND + 1}": 1 / 3}, 3),  # thirds win over halves
+        ({f"c{HAND}": 2 / 3, f"c{PLAYED + 7}": 1 / 3}, 3),  # a pair and a single played
         ({f"c{OBS_LAYOUT['card_order'].start}": 0.5}, 1),  # only card counts are read
     ],
 )
