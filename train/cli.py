@@ -145,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     training.add_argument(
         "--max-rounds",
         type=count(1),
-        help="stop (after a checkpoint) when this many distillation rounds are done",
+        help="stop (after a checkpoint) when this call has done this many distillation rounds",
     )
     training.add_argument("overrides", nargs="*", help="key=value settings over the config")
     args, rest = parser.parse_known_args(argv)

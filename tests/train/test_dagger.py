@@ -118,7 +118,9 @@ def test_a_stand_alone_network_refuses_advice(tmp_path: Path):
         load_config(None, ["network=cards", "advice=true"])
 
 
-@pytest.mark.parametrize("recipe_name", ["standalone.yaml", "standalone_small.yaml"])
+@pytest.mark.parametrize(
+    "recipe_name", ["standalone.yaml", "standalone_small.yaml", "standalone_lean.yaml"]
+)
 def test_the_standalone_recipes_run_end_to_end_in_miniature(tmp_path, recipe_name):
     recipe = Path(__file__).parents[2] / "configs" / recipe_name
     config = load_config(
