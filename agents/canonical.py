@@ -178,8 +178,6 @@ class CardCounts(NamedTuple):
     per_slot: torch.Tensor  # (batch, 3, 54): copies out, boss, outstanding cards beating it
     by_group: torch.Tensor  # (batch, 2, 5): copies out, then in hand, by effective suit
     one_hot: torch.Tensor  # (batch, 54, 5): each slot's effective suit, one-hot
-    members: torch.Tensor  # (batch, 5, 54): the same, transposed
-    beating: torch.Tensor  # (batch, 1, 54): per_slot's last row, outstanding cards beating it
 
     def flat(self) -> torch.Tensor:
         """(batch, CARD_FEATURES): the per-slot features, then the per-suit ones."""
@@ -244,12 +242,10 @@ class CardFeatures(nn.Module):
         out = (1.0 - seen).clamp(min=0.0)
         order = chunks.card_order
         one_hot = self.effective_suits(chunks)
-        members = one_hot.transpose(1, 2)
         # beaten[j, i]: slot j is of slot i's suit and ranks above it
-        beaten = (one_hot @ members) * (order.transpose(1, 2) > order).float()
+        beaten = (one_hot @ one_hot.transpose(1, 2)) * (order.transpose(1, 2) > order).float()
         higher_out = out @ beaten
         boss = ((chunks.hand > 0) & (higher_out < 1e-6)).float()
         by_group = torch.cat([out, chunks.hand], dim=1) @ one_hot / SUM_SCALE  # (batch, 2, 5)
-        beating = higher_out / SUM_SCALE
-        per_slot = torch.cat([out, boss, beating], dim=1)
-        return CardCounts(per_slot, by_group, one_hot, members, beating)
+        per_slot = torch.cat([out, boss, higher_out / SUM_SCALE], dim=1)
+        return CardCounts(per_slot, by_group, one_hot)

@@ -68,10 +68,10 @@ class Suits(NamedTuple):
     higher_in_suit: torch.Tensor  # (batch, 54, 1): slot i+1 is in slot i's suit
 
     @classmethod
-    def of(cls, one_hot: torch.Tensor, members: torch.Tensor) -> Suits:
-        """From the slots' effective suits one-hot (batch, 54, 5) and its transpose.
-        Negative pads shift by a slot in one exported node each (a slice and a pad
-        otherwise)."""
+    def of(cls, one_hot: torch.Tensor) -> Suits:
+        """From the slots' effective suits one-hot (batch, 54, 5). Negative pads shift
+        by a slot in one exported node each (a slice and a pad otherwise)."""
+        members = one_hot.transpose(1, 2)
         means = members / members.sum(2, keepdim=True).clamp(min=1.0)
         next_one = nn.functional.pad(one_hot, (0, 0, -1, 1))  # slot i+1's suit, none past the end
         higher = (next_one * one_hot).sum(2, keepdim=True)
@@ -131,7 +131,7 @@ class CardNet(MaskedPolicy):
         slot_bias = self.slot_embedding + self.embed.bias  # one constant in an export
         tokens = nn.functional.linear(slots, self.embed.weight) + slot_bias
         tokens = tokens + mixed_context[:, None, :]
-        suits = Suits.of(counts.one_hot, counts.members)
+        suits = Suits.of(counts.one_hot)
         for block in self.blocks:
             tokens = block(tokens, suits)
         pooled = torch.cat([tokens.mean(1), tokens.amax(1), mixed_context], dim=1)

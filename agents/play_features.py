@@ -89,12 +89,12 @@ class PlayFeatures(nn.Module):
         hand_by_suit = counts.by_group[:, -1:]
         voids = self._voids(obs, parts.row)
         by_suit = torch.cat([shown, top_by_suit, hand_by_suit, voids], dim=1)  # (batch, 6, 5)
-        by_slot = by_suit @ counts.members  # (batch, 6, 54): each slot's suit's value
+        by_slot = by_suit @ suits.transpose(1, 2)  # (batch, 6, 54): each slot's suit's value
         led_suit, holds, top_by_slot, rest = by_slot.split([1, 1, 1, 3], dim=1)
         above = (order > top_by_slot).float() * holds  # holds: the winner holds the suit
         points = self.points_by_slot.index_select(0, parts.row)  # (batch, 1, 54)
         per_slot = torch.cat([led_suit, holds, above, points, rest], dim=1)
-        over_winner = torch.where(winning, counts.beating, NO_WINNER).amin(2)
+        over_winner = torch.where(winning, counts.per_slot[:, -1:], NO_WINNER).amin(2)
         context = [
             (trick.sum(1, keepdim=True) * points).sum(2),
             led.sum(2),
