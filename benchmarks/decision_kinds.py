@@ -6,7 +6,7 @@ heuristic on the same duplicate deals. A kind whose mixed agent loses clearly is
 policy is weaker than the heuristic; the kinds add up roughly to the policy's own score.
 
 Usage: ``python benchmarks/decision_kinds.py ppo:models/NAME [--deals 200] [--seed 7]
-[--start mid_match]``
+[--start mid_match] [--decks 3] [--kinds bury follow all]``
 """
 
 from __future__ import annotations
@@ -53,14 +53,25 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--start", choices=("match", "mid_match"), default="match")
+    parser.add_argument("--decks", type=int, choices=(1, 2, 3), default=2)
+    parser.add_argument(
+        "--kinds",
+        nargs="+",
+        choices=(*KINDS, "all"),
+        default=[*KINDS, "all"],
+        help="which decisions the policy makes, one arena each (all: every decision)",
+    )
     args = parser.parse_args()
     registry.AGENTS["mixed"] = MixedAgent
     registry.PATH_AGENTS.add("mixed")
-    print(f"{args.policy} against heuristic, {args.deals} duplicate deals, seed {args.seed}")
+    print(
+        f"{args.policy} against heuristic, {args.deals} duplicate deals, "
+        f"{args.decks} decks, seed {args.seed}"
+    )
     print(f"{'policy makes':>12}  {'level gain / hand [95% CI]':28} paired wins")
-    for kind in (*KINDS, "all"):
+    for kind in args.kinds:
         spec = args.policy if kind == "all" else f"mixed:{args.policy},kind={kind}"
-        options = {"decks": 2, "start": args.start}
+        options = {"decks": args.decks, "start": args.start}
         result = run_arena([spec, "heuristic"], args.deals, options=options, seed=args.seed)
         pair = result.pairs()[0]
         print(f"{kind:>12}  {pair.level_gain!s:28} {pair.paired_win_share:.1%}")

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from agents.registry import load_agent
+from agents.registry import AGENTS, PATH_AGENTS, load_agent, parse_spec
 from shengji_env.env import STARTS
 from shengji_env.rules import RuleConfig
 
@@ -205,6 +205,10 @@ class TrainConfig:
     dagger_heuristic_bids: bool = False
     """Label bid decisions by HeuristicAgent, not the teacher (``full-v4`` learnt to avoid
     declaring in first hands of matches, which loses inside matches)."""
+    dagger_lead_teachers: dict[int, str] = dataclasses.field(default_factory=dict)
+    """Lead decisions at these deck counts labelled by a rule-based agent, not the
+    teacher: {deck count: agent spec}, e.g. ``{3: heuristic}`` (``standalone-v2``'s
+    3-deck leads lose to the heuristic's, its other decisions do not)."""
     dagger_bid_share: float = 1.0
     """The share of the bid decisions (a third of the states, learnt first) each pass uses."""
     eval_every: int = 10
@@ -294,6 +298,7 @@ class TrainConfig:
                 f"dagger_teacher_share must be in [0, 1], got {self.dagger_teacher_share}"
             )
         self.dagger_decks = _deck_shares("dagger_decks", self.dagger_decks)
+        self.dagger_lead_teachers = _lead_teachers(self.dagger_lead_teachers)
 
     @property
     def env_options(self) -> dict[str, Any]:
@@ -319,6 +324,29 @@ def _deck_shares(name: str, value: Any) -> dict[int, float]:
     if not shares or not set(shares) <= {1, 2, 3} or not valid:
         raise ValueError(f"{name} must map deck counts 1, 2 or 3 to positive shares, got {value}")
     return shares
+
+
+def _lead_teachers(value: Any) -> dict[int, str]:
+    """``dagger_lead_teachers`` as {deck count: rule-based agent spec}, or an error."""
+    try:
+        teachers = {int(k): v for k, v in dict(value).items()}
+    except (TypeError, ValueError):
+        teachers = None
+    if teachers is None or not set(teachers) <= {1, 2, 3}:
+        raise ValueError(
+            f"dagger_lead_teachers must map deck counts 1, 2 or 3 to agents, got {value}"
+        )
+    for decks, spec in teachers.items():
+        try:
+            name = parse_spec(spec)[0] if isinstance(spec, str) else None
+        except ValueError:
+            name = None
+        if name not in AGENTS or name in PATH_AGENTS:
+            raise ValueError(
+                f"dagger_lead_teachers[{decks}] must be a rule-based agent such as heuristic, "
+                f"got {spec!r}"
+            )
+    return teachers
 
 
 def draw_decks(shares: dict[int, float], rng: np.random.Generator) -> int:

@@ -18,7 +18,7 @@ import functools
 import resource
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +70,7 @@ class RoundSpec:
     teacher_share: float
     round: int
     heuristic_bids: bool = False
+    lead_teachers: dict[int, str] = field(default_factory=dict)
 
 
 class Teacher:
@@ -124,12 +125,31 @@ class PlanTeacher:
         return np.eye(NUM_ACTIONS, dtype=np.float32)[action]
 
 
-def make_teacher(teacher: str, heuristic_bids: bool = False) -> Teacher | PlanTeacher:
-    """The teacher ``dagger_teacher`` names: a rule-based agent spec, else a policy path."""
+class LeadTeachers:
+    """``teacher``'s labels, but the leads at some deck counts come from a rule-based
+    teacher of their own (``dagger_lead_teachers``: {deck count: agent spec})."""
+
+    def __init__(self, teacher: Teacher | PlanTeacher, leads: dict[int, str]) -> None:
+        self.teacher = teacher
+        self.leads = {decks: PlanTeacher(spec) for decks, spec in leads.items()}
+
+    def probabilities(
+        self, observed: dict[str, np.ndarray], info: dict[str, Any]
+    ) -> np.ndarray | None:
+        view = info["view"]
+        lead = self.leads.get(view.config.decks) if view.kind is DecisionKind.LEAD else None
+        return (lead or self.teacher).probabilities(observed, info)
+
+
+def make_teacher(
+    teacher: str, heuristic_bids: bool = False, lead_teachers: dict[int, str] | None = None
+) -> Teacher | PlanTeacher | LeadTeachers:
+    """The teacher ``dagger_teacher`` names (a rule-based agent spec, else a policy path),
+    with the leads of ``lead_teachers``' deck counts taught by their rule-based agents."""
     name, _ = parse_spec(teacher)
-    if name in AGENTS and name not in PATH_AGENTS:
-        return PlanTeacher(teacher)
-    return Teacher(teacher, heuristic_bids)
+    main = PlanTeacher(teacher) if name in AGENTS and name not in PATH_AGENTS else None
+    main = main or Teacher(teacher, heuristic_bids)
+    return LeadTeachers(main, lead_teachers) if lead_teachers else main
 
 
 def _student(spec: RoundSpec) -> MaskedPolicy | None:
@@ -144,7 +164,7 @@ def _student(spec: RoundSpec) -> MaskedPolicy | None:
 def label_part(spec: RoundSpec, part: int) -> Arrays:
     """Part ``part`` of round ``spec.round``: ``hands_per_part`` hands, every state labelled."""
     torch.set_num_threads(1)
-    teacher = make_teacher(spec.teacher, spec.heuristic_bids)
+    teacher = make_teacher(spec.teacher, spec.heuristic_bids, spec.lead_teachers)
     rng = np.random.default_rng([spec.round, part])
     labeller = _Labeller(teacher, _student(spec), spec.teacher_share, rng)
     envs = {d: raw_env(decks=d, start="mid_match", **spec.rules) for d in spec.decks}
@@ -162,7 +182,7 @@ class _Labeller:
 
     def __init__(
         self,
-        teacher: Teacher | PlanTeacher,
+        teacher: Teacher | PlanTeacher | LeadTeachers,
         student: MaskedPolicy | None,
         teacher_share: float,
         rng: np.random.Generator,
@@ -226,6 +246,7 @@ def make_round(
         teacher_share=config.dagger_teacher_share,
         round=round_number,
         heuristic_bids=config.dagger_heuristic_bids,
+        lead_teachers=config.dagger_lead_teachers,
     )
     folder = round_folder(run_dir, round_number)
     count = config.dagger_parts_per_round

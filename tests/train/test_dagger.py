@@ -5,11 +5,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 from agents import load_agent
+from agents.deck_count import DeckCount
 from agents.policy_file import load_checkpoint
-from shengji_env.actions import COMMIT
-from train.config import config_from_dict, load_config
+from shengji_env.actions import COMMIT, DecisionKind
+from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
+from train.config import TrainConfig, config_from_dict, load_config
 from train.dagger import (
     BID_COLUMN,
     Labels,
@@ -154,6 +157,30 @@ def test_heuristic_bids_label_every_bid_by_the_heuristic():
     assert (targets.argmax(1) != COMMIT).any()  # it declares (the teacher alone rarely does)
     others = labels.targets[~bidding].astype(np.float32)
     assert (others.max(1) < 1.0).any()  # the other decisions keep the teacher's distribution
+
+
+def test_lead_teachers_label_the_leads_of_their_deck_counts_only():
+    lead_column = OBS_LAYOUT["phase"].start + PHASE_SLOTS[DecisionKind.LEAD]
+    spec = RoundSpec(
+        "models/standalone-v2", None, None, {2: 1.0, 3: 1.0}, {}, 4, 0.0, 0,
+        lead_teachers={3: "heuristic"},
+    )  # fmt: skip
+    labels = Labels.from_arrays(label_part(spec, 0))
+    leads = labels.obs[:, lead_column] > 0.5
+    three = DeckCount()(torch.from_numpy(labels.obs.astype(np.float32)))[:, 2].numpy() > 0.5
+    targets = labels.targets.astype(np.float32)
+    assert (leads & three).any() and (leads & ~three).any()
+    assert (targets[leads & three].max(1) == 1.0).all()  # the heuristic's plan, one-hot
+    assert (targets[leads & ~three].max(1) < 1.0).any()  # 2-deck leads: the network's spread
+    assert (targets[~leads & three].max(1) < 1.0).any()  # 3-deck follows too
+
+
+@pytest.mark.parametrize(
+    "value", [{4: "heuristic"}, {3: "ppo:models/standalone-v2"}, {3: "nobody"}, ["heuristic"]]
+)
+def test_lead_teachers_must_be_rule_based_agents_at_deck_counts(value):
+    with pytest.raises(ValueError, match="dagger_lead_teachers"):
+        TrainConfig(dagger_lead_teachers=value)
 
 
 def test_a_search_teacher_labels_its_plans_next_card():
