@@ -223,7 +223,11 @@ def test_resuming_with_the_deck_context_grows_the_network_without_changing_its_p
         (logits, values), (grown_logits, grown_values) = (
             net(observations, masks) for net in (before, grown)
         )
-    assert torch.equal(logits, grown_logits) and torch.equal(values, grown_values)
+    # zero weights on the new inputs: the same numbers up to the summation order, which a
+    # wider matrix product may change in the last bits on some CPUs (AMD EPYC: 6e-9, 1.5e-7)
+    assert torch.equal(logits.argmax(1), grown_logits.argmax(1))
+    torch.testing.assert_close(grown_logits, logits, rtol=0.0, atol=1e-6)
+    torch.testing.assert_close(grown_values, values, rtol=0.0, atol=1e-6)
     resumed = train(
         resume=first / "checkpoint.pt",
         overrides={"card_deck_context": True, "total_steps": steps + 300},
