@@ -42,6 +42,16 @@ AGENTS: dict[str, Callable[..., Agent]] = {
 PATH_AGENTS = {"ppo", "onnx"}
 
 
+def is_rule_based(spec: str) -> bool:
+    """Whether ``spec`` names a registered agent that needs no policy file (``heuristic``,
+    ``search:rollouts=48``); False for policy agents and for malformed or unknown specs."""
+    try:
+        name, _ = parse_spec(spec)
+    except ValueError:
+        return False
+    return name in AGENTS and name not in PATH_AGENTS
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``name:key=value,key=value`` (or ``name:PATH,key=value``) into the name and
     its options (as text; a path is the option ``path``)."""

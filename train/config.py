@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from agents.registry import AGENTS, PATH_AGENTS, load_agent, parse_spec
+from agents.registry import is_rule_based, load_agent
 from shengji_env.env import STARTS
 from shengji_env.rules import RuleConfig
 
@@ -337,11 +337,7 @@ def _lead_teachers(value: Any) -> dict[int, str]:
             f"dagger_lead_teachers must map deck counts 1, 2 or 3 to agents, got {value}"
         )
     for decks, spec in teachers.items():
-        try:
-            name = parse_spec(spec)[0] if isinstance(spec, str) else None
-        except ValueError:
-            name = None
-        if name not in AGENTS or name in PATH_AGENTS:
+        if not (isinstance(spec, str) and is_rule_based(spec)):
             raise ValueError(
                 f"dagger_lead_teachers[{decks}] must be a rule-based agent such as heuristic, "
                 f"got {spec!r}"

@@ -32,7 +32,7 @@ from agents.network import make_network, network_from_checkpoint
 from agents.planning import PlanningAgent
 from agents.play import play_hand
 from agents.policy_file import load_checkpoint, policy_path
-from agents.registry import AGENTS, PATH_AGENTS, load_agent, parse_spec
+from agents.registry import is_rule_based, load_agent
 from shengji_env.actions import COMMIT, NUM_ACTIONS, DecisionKind
 from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
 from shengji_env.env import raw_env
@@ -146,9 +146,10 @@ def make_teacher(
 ) -> Teacher | PlanTeacher | LeadTeachers:
     """The teacher ``dagger_teacher`` names (a rule-based agent spec, else a policy path),
     with the leads of ``lead_teachers``' deck counts taught by their rule-based agents."""
-    name, _ = parse_spec(teacher)
-    main = PlanTeacher(teacher) if name in AGENTS and name not in PATH_AGENTS else None
-    main = main or Teacher(teacher, heuristic_bids)
+    if is_rule_based(teacher):
+        main: Teacher | PlanTeacher = PlanTeacher(teacher)
+    else:
+        main = Teacher(teacher, heuristic_bids)
     return LeadTeachers(main, lead_teachers) if lead_teachers else main
 
 
