@@ -209,6 +209,9 @@ class TrainConfig:
     """Lead decisions at these deck counts labelled by a rule-based agent, not the
     teacher: {deck count: agent spec}, e.g. ``{3: heuristic}`` (``standalone-v2``'s
     3-deck leads lose to the heuristic's, its other decisions do not)."""
+    dagger_follow_teachers: dict[int, str] = dataclasses.field(default_factory=dict)
+    """Follow decisions at these deck counts labelled by a rule-based agent, as
+    ``dagger_lead_teachers`` does for leads."""
     dagger_bid_share: float = 1.0
     """The share of the bid decisions (a third of the states, learnt first) each pass uses."""
     eval_every: int = 10
@@ -298,7 +301,12 @@ class TrainConfig:
                 f"dagger_teacher_share must be in [0, 1], got {self.dagger_teacher_share}"
             )
         self.dagger_decks = _deck_shares("dagger_decks", self.dagger_decks)
-        self.dagger_lead_teachers = _lead_teachers(self.dagger_lead_teachers)
+        self.dagger_lead_teachers = _kind_teachers(
+            "dagger_lead_teachers", self.dagger_lead_teachers
+        )
+        self.dagger_follow_teachers = _kind_teachers(
+            "dagger_follow_teachers", self.dagger_follow_teachers
+        )
 
     @property
     def env_options(self) -> dict[str, Any]:
@@ -326,21 +334,18 @@ def _deck_shares(name: str, value: Any) -> dict[int, float]:
     return shares
 
 
-def _lead_teachers(value: Any) -> dict[int, str]:
-    """``dagger_lead_teachers`` as {deck count: rule-based agent spec}, or an error."""
+def _kind_teachers(name: str, value: Any) -> dict[int, str]:
+    """``value`` as {deck count: rule-based agent spec}, or an error naming ``name``."""
     try:
         teachers = {int(k): v for k, v in dict(value).items()}
     except (TypeError, ValueError):
         teachers = None
     if teachers is None or not set(teachers) <= {1, 2, 3}:
-        raise ValueError(
-            f"dagger_lead_teachers must map deck counts 1, 2 or 3 to agents, got {value}"
-        )
+        raise ValueError(f"{name} must map deck counts 1, 2 or 3 to agents, got {value}")
     for decks, spec in teachers.items():
         if not (isinstance(spec, str) and is_rule_based(spec)):
             raise ValueError(
-                f"dagger_lead_teachers[{decks}] must be a rule-based agent such as heuristic, "
-                f"got {spec!r}"
+                f"{name}[{decks}] must be a rule-based agent such as heuristic, got {spec!r}"
             )
     return teachers
 

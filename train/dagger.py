@@ -71,6 +71,7 @@ class RoundSpec:
     round: int
     heuristic_bids: bool = False
     lead_teachers: dict[int, str] = field(default_factory=dict)
+    follow_teachers: dict[int, str] = field(default_factory=dict)
 
 
 class Teacher:
@@ -125,32 +126,49 @@ class PlanTeacher:
         return np.eye(NUM_ACTIONS, dtype=np.float32)[action]
 
 
-class LeadTeachers:
-    """``teacher``'s labels, but the leads at some deck counts come from a rule-based
-    teacher of their own (``dagger_lead_teachers``: {deck count: agent spec})."""
+class KindTeachers:
+    """``teacher``'s labels, but the leads and the follows at some deck counts come from
+    rule-based teachers of their own (``dagger_lead_teachers``, ``dagger_follow_teachers``:
+    {deck count: agent spec})."""
 
-    def __init__(self, teacher: Teacher | PlanTeacher, leads: dict[int, str]) -> None:
+    def __init__(
+        self,
+        teacher: Teacher | PlanTeacher,
+        leads: dict[int, str] | None = None,
+        follows: dict[int, str] | None = None,
+    ) -> None:
         self.teacher = teacher
-        self.leads = {decks: PlanTeacher(spec) for decks, spec in leads.items()}
+        self.by_kind = {
+            DecisionKind.LEAD: {decks: PlanTeacher(spec) for decks, spec in (leads or {}).items()},
+            DecisionKind.FOLLOW: {
+                decks: PlanTeacher(spec) for decks, spec in (follows or {}).items()
+            },
+        }
 
     def probabilities(
         self, observed: dict[str, np.ndarray], info: dict[str, Any]
     ) -> np.ndarray | None:
         view = info["view"]
-        lead = self.leads.get(view.config.decks) if view.kind is DecisionKind.LEAD else None
-        return (lead or self.teacher).probabilities(observed, info)
+        own = self.by_kind.get(view.kind, {}).get(view.config.decks)
+        return (own or self.teacher).probabilities(observed, info)
 
 
 def make_teacher(
-    teacher: str, heuristic_bids: bool = False, lead_teachers: dict[int, str] | None = None
-) -> Teacher | PlanTeacher | LeadTeachers:
+    teacher: str,
+    heuristic_bids: bool = False,
+    lead_teachers: dict[int, str] | None = None,
+    follow_teachers: dict[int, str] | None = None,
+) -> Teacher | PlanTeacher | KindTeachers:
     """The teacher ``dagger_teacher`` names (a rule-based agent spec, else a policy path),
-    with the leads of ``lead_teachers``' deck counts taught by their rule-based agents."""
+    with the leads of ``lead_teachers``' deck counts and the follows of
+    ``follow_teachers``' taught by their rule-based agents."""
     if is_rule_based(teacher):
         main: Teacher | PlanTeacher = PlanTeacher(teacher)
     else:
         main = Teacher(teacher, heuristic_bids)
-    return LeadTeachers(main, lead_teachers) if lead_teachers else main
+    if lead_teachers or follow_teachers:
+        return KindTeachers(main, lead_teachers, follow_teachers)
+    return main
 
 
 def _student(spec: RoundSpec) -> MaskedPolicy | None:
@@ -165,7 +183,9 @@ def _student(spec: RoundSpec) -> MaskedPolicy | None:
 def label_part(spec: RoundSpec, part: int) -> Arrays:
     """Part ``part`` of round ``spec.round``: ``hands_per_part`` hands, every state labelled."""
     torch.set_num_threads(1)
-    teacher = make_teacher(spec.teacher, spec.heuristic_bids, spec.lead_teachers)
+    teacher = make_teacher(
+        spec.teacher, spec.heuristic_bids, spec.lead_teachers, spec.follow_teachers
+    )
     rng = np.random.default_rng([spec.round, part])
     labeller = _Labeller(teacher, _student(spec), spec.teacher_share, rng)
     envs = {d: raw_env(decks=d, start="mid_match", **spec.rules) for d in spec.decks}
@@ -183,7 +203,7 @@ class _Labeller:
 
     def __init__(
         self,
-        teacher: Teacher | PlanTeacher | LeadTeachers,
+        teacher: Teacher | PlanTeacher | KindTeachers,
         student: MaskedPolicy | None,
         teacher_share: float,
         rng: np.random.Generator,
@@ -248,6 +268,7 @@ def make_round(
         round=round_number,
         heuristic_bids=config.dagger_heuristic_bids,
         lead_teachers=config.dagger_lead_teachers,
+        follow_teachers=config.dagger_follow_teachers,
     )
     folder = round_folder(run_dir, round_number)
     count = config.dagger_parts_per_round

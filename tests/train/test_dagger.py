@@ -159,28 +159,34 @@ def test_heuristic_bids_label_every_bid_by_the_heuristic():
     assert (others.max(1) < 1.0).any()  # the other decisions keep the teacher's distribution
 
 
-def test_lead_teachers_label_the_leads_of_their_deck_counts_only():
-    lead_column = OBS_LAYOUT["phase"].start + PHASE_SLOTS[DecisionKind.LEAD]
+def _is_kind(labels: Labels, kind: DecisionKind) -> np.ndarray:
+    return labels.obs[:, OBS_LAYOUT["phase"].start + PHASE_SLOTS[kind]] > 0.5
+
+
+@pytest.mark.parametrize("kind", [DecisionKind.LEAD, DecisionKind.FOLLOW])
+def test_kind_teachers_label_their_kind_at_their_deck_counts_only(kind):
+    teachers = {f"{kind.name.lower()}_teachers": {3: "heuristic"}}
     spec = RoundSpec(
-        "models/standalone-v2", None, None, {2: 1.0, 3: 1.0}, {}, 4, 0.0, 0,
-        lead_teachers={3: "heuristic"},
-    )  # fmt: skip
+        "models/standalone-v2", None, None, {2: 1.0, 3: 1.0}, {}, 4, 0.0, 0, **teachers
+    )
     labels = Labels.from_arrays(label_part(spec, 0))
-    leads = labels.obs[:, lead_column] > 0.5
     three = DeckCount()(torch.from_numpy(labels.obs.astype(np.float32)))[:, 2].numpy() > 0.5
+    taught = _is_kind(labels, kind)
+    other = DecisionKind.FOLLOW if kind is DecisionKind.LEAD else DecisionKind.LEAD
     targets = labels.targets.astype(np.float32)
-    assert (leads & three).any() and (leads & ~three).any()
-    assert (targets[leads & three].max(1) == 1.0).all()  # the heuristic's plan, one-hot
-    assert (targets[leads & ~three].max(1) < 1.0).any()  # 2-deck leads: the network's spread
-    assert (targets[~leads & three].max(1) < 1.0).any()  # 3-deck follows too
+    assert (taught & three).any() and (taught & ~three).any()
+    assert (targets[taught & three].max(1) == 1.0).all()  # the heuristic's plan, one-hot
+    assert (targets[taught & ~three].max(1) < 1.0).any()  # 2 decks: the network's spread
+    assert (targets[_is_kind(labels, other) & three].max(1) < 1.0).any()  # and the other kind
 
 
+@pytest.mark.parametrize("key", ["dagger_lead_teachers", "dagger_follow_teachers"])
 @pytest.mark.parametrize(
     "value", [{4: "heuristic"}, {3: "ppo:models/standalone-v2"}, {3: "nobody"}, ["heuristic"]]
 )
-def test_lead_teachers_must_be_rule_based_agents_at_deck_counts(value):
-    with pytest.raises(ValueError, match="dagger_lead_teachers"):
-        TrainConfig(dagger_lead_teachers=value)
+def test_kind_teachers_must_be_rule_based_agents_at_deck_counts(key, value):
+    with pytest.raises(ValueError, match=key):
+        TrainConfig(**{key: value})
 
 
 def test_a_search_teacher_labels_its_plans_next_card():
