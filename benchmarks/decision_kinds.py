@@ -6,7 +6,8 @@ heuristic on the same duplicate deals. A kind whose mixed agent loses clearly is
 policy is weaker than the heuristic; the kinds add up roughly to the policy's own score.
 
 Usage: ``python benchmarks/decision_kinds.py ppo:models/NAME [--deals 200] [--seed 7]
-[--start mid_match] [--decks 3] [--kinds bury follow all]``
+[--start mid_match] [--decks 3] [--kinds bury follow all]``. Any agent spec with at most
+one option plays the kind (``search:rollouts=48``: whether it would teach that kind well).
 """
 
 from __future__ import annotations
