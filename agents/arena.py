@@ -25,6 +25,8 @@ import itertools
 import json
 import math
 import multiprocessing
+import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -543,13 +545,23 @@ def _run_ray_tasks(
         raise
 
 
+def _one_thread_each() -> None:
+    """A worker's math libraries (torch's OpenMP pool) on one thread: with a pool of the
+    cores' size in every worker they spin against each other, and an arena of policies ran
+    33 times slower with two workers than with one (BENCHMARKS.md, twenty-sixth session)."""
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ[name] = "1"
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
 def _run_tasks(tasks: Sequence[Task], jobs: int, keep: Callable[[dict[str, Any]], None]) -> None:
     if jobs <= 1:
         for task in tasks:
             keep(_play_task(task))
         return
     context = multiprocessing.get_context("spawn")
-    with context.Pool(jobs) as pool:
+    with context.Pool(jobs, initializer=_one_thread_each) as pool:
         try:
             for data in pool.imap_unordered(_play_task, tasks, chunksize=1):
                 keep(data)
