@@ -138,11 +138,10 @@ class KindTeachers:
         follows: dict[int, str] | None = None,
     ) -> None:
         self.teacher = teacher
+        kinds = {DecisionKind.LEAD: leads or {}, DecisionKind.FOLLOW: follows or {}}
         self.by_kind = {
-            DecisionKind.LEAD: {decks: PlanTeacher(spec) for decks, spec in (leads or {}).items()},
-            DecisionKind.FOLLOW: {
-                decks: PlanTeacher(spec) for decks, spec in (follows or {}).items()
-            },
+            kind: {decks: PlanTeacher(spec) for decks, spec in specs.items()}
+            for kind, specs in kinds.items()
         }
 
     def probabilities(
