@@ -4,12 +4,14 @@ the mean difference of A's level gain per hand with its 95% interval over the pa
 Usage: ``python benchmarks/paired_results.py NEW.json OLD.json``
 
 Both files come from ``shengji arena --agents X OPPONENT --seed S --out FILE`` with the same
-opponent, seed and options; only the deals both finished are compared.
+opponent, seed and options; only the deals both finished are compared. A file may be
+gzipped (``FILE.json.gz``), as the large records in ``benchmarks/results/`` are.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -38,12 +40,20 @@ def compare(new: dict[str, Any], old: dict[str, Any]) -> tuple[int, Interval]:
     return len(common), Interval.of([new_gains[s] - old_gains[s] for s in common])
 
 
+def read_result(path: Path) -> dict[str, Any]:
+    """An arena result from its JSON file, gzipped or not."""
+    if path.suffix == ".gz":
+        with gzip.open(path, "rt", encoding="utf-8") as file:
+            return json.load(file)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("new", type=Path)
     parser.add_argument("old", type=Path)
     args = parser.parse_args()
-    new, old = (json.loads(path.read_text(encoding="utf-8")) for path in (args.new, args.old))
+    new, old = (read_result(path) for path in (args.new, args.old))
     deals, difference = compare(new, old)
     print(f"{deals} paired deals: new minus old {difference} levels a hand")
 

@@ -1,5 +1,8 @@
 """benchmarks/paired_results.py: two arena results compared deal by deal."""
 
+import gzip
+import json
+
 import pytest
 
 from agents.arena import DealRecord, HandOutcome
@@ -42,3 +45,13 @@ def test_results_on_other_deals_or_opponents_are_refused():
     other["records"][0]["b"] = "greedy"
     with pytest.raises(ValueError, match="opponents"):
         script.compare(new, other)
+
+
+def test_a_gzipped_result_reads_as_the_plain_one(tmp_path):
+    script = _script()
+    result = _result("new", {5: (1.0, 0.0)})
+    plain, packed = tmp_path / "a.json", tmp_path / "a.json.gz"
+    plain.write_text(json.dumps(result), encoding="utf-8")
+    with gzip.open(packed, "wt", encoding="utf-8") as file:
+        json.dump(result, file)
+    assert script.read_result(packed) == script.read_result(plain) == json.loads(json.dumps(result))
