@@ -549,7 +549,7 @@ def _one_thread_each() -> None:
     """A worker's math libraries (torch's OpenMP pool) on one thread: with a pool of the
     cores' size in every worker they spin against each other, and an arena of policies ran
     33 times slower with two workers than with one (BENCHMARKS.md, twenty-sixth session)."""
-    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # for a torch not yet loaded
         os.environ[name] = "1"
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
