@@ -39,8 +39,9 @@ def category(view: Any) -> str:
 
 
 def material(view: Any, action: int, taught: int) -> bool:
-    """The two actions differ in points or trump-ness (or one commits the play)."""
-    if COMMIT in (action, taught):
+    """The two actions differ in points or trump-ness (or one commits the play, or they
+    are bids: no trump is settled while bidding)."""
+    if COMMIT in (action, taught) or view.ctx is None:
         return True
     suits = view.ctx.suits
     trump = (suits[action] == TRUMP) != (suits[taught] == TRUMP)
