@@ -24,7 +24,7 @@ from agents.masked_policy import MaskedPolicy
 from agents.network import network_from_checkpoint
 from agents.policy_file import load_checkpoint, policy_path
 from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
-from train import parts as parts_io
+from train.dagger import load_labels
 
 KIND_OF_SLOT = {slot: kind.value for kind, slot in PHASE_SLOTS.items()}
 Group = tuple[int, str]  # deck count, decision kind
@@ -84,11 +84,10 @@ def main() -> None:
     print("| round | decks | kind | steps | agreement | teacher's probability of it |")
     print("|---|---:|---|---:|---:|---:|")
     for folder in args.rounds:
-        parts = parts_io.read_parts(folder, args.parts)
-        arrays = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
-        decks, kinds = deck_counts_and_kinds(arrays["obs"])
-        chosen = student_choices(net, arrays["obs"], arrays["masks"])
-        table = agreement_by_group(chosen, arrays["targets"].astype(np.float32), decks, kinds)
+        labels = load_labels(folder, args.parts)
+        decks, kinds = deck_counts_and_kinds(labels.obs)
+        chosen = student_choices(net, labels.obs, labels.masks)
+        table = agreement_by_group(chosen, labels.targets.astype(np.float32), decks, kinds)
         for (deck_count, kind), (steps, agreement, probability) in table.items():
             print(
                 f"| {folder.name} | {deck_count} | {kind} | {steps:,} | {agreement:.1%} "
