@@ -1,5 +1,6 @@
 """Two arena results against the same opponent on the same deals, compared deal by deal:
-the mean difference of A's level gain per hand with its 95% interval over the paired deals.
+the mean difference of A's level gain per hand (in whole matches, of its match reward, ±1)
+with its 95% interval over the paired deals.
 
 Usage: ``python benchmarks/paired_results.py NEW.json OLD.json``
 
@@ -40,6 +41,11 @@ def compare(new: dict[str, Any], old: dict[str, Any]) -> tuple[int, Interval]:
     return len(common), Interval.of([new_gains[s] - old_gains[s] for s in common])
 
 
+def unit_of(result: dict[str, Any]) -> str:
+    """What one paired difference measures: levels a hand, or a whole match's reward."""
+    return "a match (reward ±1)" if result["options"].get("episode") == "match" else "levels a hand"
+
+
 def read_result(path: Path) -> dict[str, Any]:
     """An arena result from its JSON file, gzipped or not."""
     if path.suffix == ".gz":
@@ -55,7 +61,7 @@ def main() -> None:
     args = parser.parse_args()
     new, old = (read_result(path) for path in (args.new, args.old))
     deals, difference = compare(new, old)
-    print(f"{deals} paired deals: new minus old {difference} levels a hand")
+    print(f"{deals} paired deals: new minus old {difference} {unit_of(new)}")
 
 
 if __name__ == "__main__":

@@ -55,3 +55,11 @@ def test_a_gzipped_result_reads_as_the_plain_one(tmp_path):
     with gzip.open(packed, "wt", encoding="utf-8") as file:
         json.dump(result, file)
     assert script.read_result(packed) == script.read_result(plain) == json.loads(json.dumps(result))
+
+
+def test_whole_matches_are_reported_as_match_rewards():
+    script = _script()
+    hands = _result("new", {5: (1.0, 0.0)})
+    matches = {**hands, "options": {"decks": 2, "episode": "match"}}
+    assert script.unit_of(hands) == "levels a hand"
+    assert script.unit_of(matches) == "a match (reward ±1)"
