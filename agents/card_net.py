@@ -6,8 +6,11 @@ same slot whatever the trump and level) becomes a token of what the game has sho
 that card: the copies in hand and selected, each seat's plays this hand and in the
 current trick, what failed throws revealed, the kitty, whether it is trump and its order,
 and the card counting (copies still out, outstanding cards that beat it, whether nothing
-outstanding does). The rest of the observation (voids, levels, declaration, seats,
-phase, progress) is a context vector added to every token.
+outstanding does), and with ``play_features`` the card's reading of the trick. The rest
+of the observation (voids, levels, declaration, seats, phase, progress, by-suit sums, with
+``deck_context`` the deck count) is a context vector added to every token. The counting
+and the readings are observation blocks (:mod:`shengji_env.card_reading`): the network
+gathers them into slot order with the card blocks in one step.
 
 Blocks then mix each token with its neighbours in rank order within its suit (slot order
 skips the level rank, so neighbours are the cards a tractor joins) and with the mean of
@@ -25,12 +28,8 @@ from torch import nn
 
 from shengji_env.rules.cards import NUM_CARD_TYPES
 
-from .canonical import NUM_GROUPS, Canonicalize
-from .deck_count import DECK_COUNTS, DeckCount
+from .canonical import Canonicalize, context_columns
 from .masked_policy import MASKED_LOGIT, MaskedPolicy
-from .play_features import PLAY_CONTEXT, PLAY_PER_SLOT, PlayFeatures
-
-COUNTED_PER_SLOT = 3  # copies out, nothing outstanding beats it, outstanding cards that beat it
 
 
 def _linear(inputs: int, outputs: int, gain: float = 2**0.5) -> nn.Linear:
@@ -92,15 +91,11 @@ class CardNet(MaskedPolicy):
         deck_context: bool = False,
     ) -> None:
         super().__init__()
-        self.canonical = Canonicalize()
-        self.play = PlayFeatures() if play_features else None
-        self.decks = DeckCount() if deck_context else None
-        per_slot = self.canonical.chunks + COUNTED_PER_SLOT
-        context = self.canonical.rest.stop - self.canonical.rest.start + 2 * NUM_GROUPS
-        if play_features:
-            per_slot, context = per_slot + PLAY_PER_SLOT, context + PLAY_CONTEXT
-        if deck_context:
-            context += DECK_COUNTS
+        self.canonical = Canonicalize(play=play_features)
+        columns, gains = context_columns(play_features, deck_context)
+        self.register_buffer("context_columns", torch.tensor(columns), persistent=False)
+        self.register_buffer("context_gains", torch.tensor(gains), persistent=False)
+        per_slot, context = self.canonical.chunks, len(columns)
         self.embed = _linear(per_slot, width)
         self.slot_embedding = nn.Parameter(torch.zeros(NUM_CARD_TYPES, width))
         self.context = nn.Sequential(_linear(context, width), nn.ReLU())
@@ -116,22 +111,14 @@ class CardNet(MaskedPolicy):
         """Masked logits (batch, 55) by action id and values (batch,); ``advice`` is
         ignored (a stand-alone network)."""
         del advice
-        parts = self.canonical.card_parts(obs)
-        counts = parts.counts
-        chunks = [parts.cards, counts.per_slot]  # each (batch, f, 54)
-        context = [obs[:, self.canonical.rest], counts.by_group.flatten(1)]
-        if self.play is not None:
-            play_slots, play_context = self.play(parts, obs)
-            chunks.append(play_slots)
-            context.append(play_context)
-        if self.decks is not None:
-            context.append(self.decks(obs))
-        slots = torch.cat(chunks, dim=1).transpose(1, 2)  # (batch, 54, f)
-        mixed_context = self.context(torch.cat(context, dim=1))
+        parts = self.canonical(obs)
+        slots = parts.cards.transpose(1, 2)  # (batch, 54, chunks)
+        context = obs.index_select(1, self.context_columns) * self.context_gains
+        mixed_context = self.context(context)
         slot_bias = self.slot_embedding + self.embed.bias  # one constant in an export
         tokens = nn.functional.linear(slots, self.embed.weight) + slot_bias
         tokens = tokens + mixed_context[:, None, :]
-        suits = Suits.of(counts.one_hot)
+        suits = Suits.of(parts.one_hot)
         for block in self.blocks:
             tokens = block(tokens, suits)
         pooled = torch.cat([tokens.mean(1), tokens.amax(1), mixed_context], dim=1)

@@ -9,9 +9,17 @@ import torch
 from torch import nn
 
 from shengji_env.actions import NUM_ACTIONS
-from shengji_env.encoding import OBS_SIZE
+from shengji_env.encoding import OBS_SIZE, RECORD_SIZE
+from shengji_env.rules.cards import NUM_CARD_TYPES
 
-from .canonical import CARD_FEATURES, Canonicalize
+from .canonical import (
+    BY_GROUP,
+    COUNTED_CHUNKS,
+    RECORD_CHUNKS,
+    RECORD_CONTEXT,
+    Canonicalize,
+    context_columns,
+)
 from .card_net import CardNet
 from .masked_policy import MASKED_LOGIT, MaskedPolicy
 
@@ -26,7 +34,8 @@ def _layer(inputs: int, outputs: int, gain: float = 2**0.5) -> nn.Linear:
 
 
 class PolicyNet(MaskedPolicy):
-    """Shared trunk, a policy head over the 55 card-by-card actions and a value head.
+    """Shared trunk, a policy head over the 55 card-by-card actions and a value head. It
+    reads the observation's record (the blocks before the derived ones, ``RECORD_SIZE``).
 
     With ``counting`` the card features are first put in trump-relative slot order
     (:mod:`agents.canonical`), card-counting features are added to them, and the card
@@ -39,16 +48,20 @@ class PolicyNet(MaskedPolicy):
     def __init__(
         self,
         hidden_sizes: Sequence[int] = (512, 256),
-        obs_size: int = OBS_SIZE,
+        obs_size: int = RECORD_SIZE,
         counting: bool = False,
         advised: bool = False,
     ) -> None:
         super().__init__()
         self.canonical = Canonicalize() if counting else None
+        columns, gains = context_columns(play=False, decks=False)
+        self.register_buffer("context_columns", torch.tensor(columns), persistent=False)
+        self.register_buffer("context_gains", torch.tensor(gains), persistent=False)
         layers: list[nn.Module] = []
         self.advised = advised
         self.advice_bonus = nn.Parameter(torch.tensor(ADVICE_BONUS)) if advised else None
-        width = obs_size + (CARD_FEATURES if counting else 0) + (NUM_ACTIONS if advised else 0)
+        counted = COUNTED_CHUNKS * NUM_CARD_TYPES + len(gains) - len(RECORD_CONTEXT)
+        width = obs_size + (counted if counting else 0) + (NUM_ACTIONS if advised else 0)
         for size in hidden_sizes:
             layers += [_layer(width, size), nn.ReLU()]
             width = size
@@ -62,9 +75,9 @@ class PolicyNet(MaskedPolicy):
         """Masked logits and values for a batch (``advice``: (batch,) action ids, -1 for
         none; required by an advised net, ignored otherwise)."""
         if self.canonical is None:
-            features, slot_of_card = obs, None
+            features, slot_of_card = obs[:, :RECORD_SIZE], None
         else:
-            features, slot_of_card = self.canonical(obs)
+            features, slot_of_card = self._counting_features(obs)
         if self.advice_bonus is not None:
             if advice is None:
                 raise ValueError("an advised policy needs the heuristic's advice as input")
@@ -77,6 +90,17 @@ class PolicyNet(MaskedPolicy):
             logits = logits + self.advice_bonus * _one_hot(advice)
         logits = logits.masked_fill(mask == 0, MASKED_LOGIT)
         return logits, self.value(hidden).squeeze(-1)
+
+    def _counting_features(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The record's cards in slot order, its other blocks, then the card counting (in
+        slot order, then by suit group); and each card's slot."""
+        assert self.canonical is not None
+        parts = self.canonical(obs)
+        record, counted = parts.cards.split([RECORD_CHUNKS, COUNTED_CHUNKS], dim=1)
+        context = obs.index_select(1, self.context_columns) * self.context_gains
+        rest, by_group = context.split([len(RECORD_CONTEXT), BY_GROUP], dim=1)
+        features = torch.cat([record.flatten(1), rest, counted.flatten(1), by_group], dim=1)
+        return features, parts.slot_of_card
 
     @staticmethod
     def _advice_input(advice: torch.Tensor, slot_of_card: torch.Tensor | None) -> torch.Tensor:

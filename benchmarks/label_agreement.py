@@ -19,11 +19,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agents.deck_count import DeckCount
 from agents.masked_policy import MaskedPolicy
 from agents.network import network_from_checkpoint
 from agents.policy_file import load_checkpoint, policy_path
-from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
+from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS, deck_counts
 from train.dagger import load_labels
 
 KIND_OF_SLOT = {slot: kind.value for kind, slot in PHASE_SLOTS.items()}
@@ -63,9 +62,8 @@ def student_choices(
 
 
 def deck_counts_and_kinds(obs: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """The deck count (read off the card fractions) and decision kind of each state."""
-    states = torch.from_numpy(obs.astype(np.float32))
-    decks = DeckCount()(states).argmax(1).numpy() + 1
+    """The deck count and decision kind of each state."""
+    decks = deck_counts(obs)
     phase = OBS_LAYOUT["phase"]
     kinds = [KIND_OF_SLOT[int(slot)] for slot in obs[:, phase].argmax(1)]
     return decks, kinds

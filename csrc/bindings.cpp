@@ -542,6 +542,9 @@ PYBIND11_MODULE(_core, m) {
   layout["phase"] = obs::kPhase;
   layout["progress"] = obs::kProgress;
   layout["trick_winner"] = obs::kTrickWinner;
+  layout["card_counting"] = obs::kCardCounting;
+  layout["play_reading"] = obs::kPlayReading;
+  layout["card_context"] = obs::kCardContext;
   m.attr("OBS_STARTS") = layout;
   bind_rules(m);
   bind_table(m);

@@ -1,6 +1,7 @@
 #include "encoder.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace shengji {
@@ -59,6 +60,145 @@ void write_progress(const Game& game, int seat, float* out) {
   }
 }
 
+// shengji_env/card_reading.py, bit for bit: the derived blocks from the blocks before them
+// (the copies read back from the buffer; ranks compared by the standing trump's keys, which
+// order each effective suit as the card_order block does).
+constexpr int kKeys = 32;  // above any rank key
+
+struct CardReading {
+  std::array<int, kCardTypes> hand{}, out{}, higher{}, in_trick{}, led{}, group{}, column{};
+  std::array<bool, kCardTypes> winning{};
+  std::array<int, kEffectiveSuits> out_by_group{}, hand_by_group{};
+  std::array<bool, kEffectiveSuits> led_groups{}, win_groups{};
+  std::array<float, kEffectiveSuits> top{};
+};
+
+int copies(float value, int decks) { return static_cast<int>(value * decks + 0.5f); }
+
+// The relative seat a one-hot block names, or -1.
+int seat_of(const float* block) {
+  for (int seat = 0; seat < 4; ++seat) {
+    if (block[seat] > 0.5f) return seat;
+  }
+  return -1;
+}
+
+void read_groups(const float* out, const Trump& ctx, CardReading& reading) {
+  int trump_suit = kNumSuits;
+  for (int suit = 0; suit <= kNumSuits; ++suit) {
+    if (out[obs::kTrumpSuit + suit] > 0.5f) trump_suit = suit;
+  }
+  for (int card = 0; card < kCardTypes; ++card) {
+    const int printed = printed_suit(card);
+    const bool trump = ctx.suit[card] == kNumSuits;
+    reading.column[card] = trump ? kNumSuits : printed;
+    reading.group[card] = trump ? kNumSuits : printed - (printed > trump_suit ? 1 : 0);
+  }
+}
+
+void read_counting(const float* out, const Trump& ctx, int decks, CardReading& reading) {
+  const bool burying = out[obs::kPhase + static_cast<int>(Kind::kBury)] > 0.5f;
+  std::array<std::array<int, kKeys + 1>, kEffectiveSuits> out_above{};  // by group, key
+  for (int card = 0; card < kCardTypes; ++card) {
+    int seen = reading.hand[card] = copies(out[obs::kHand + card], decks);
+    for (int seat = 0; seat < 4; ++seat) {
+      seen += copies(out[obs::kPlayed + seat * kCardTypes + card], decks);
+      reading.in_trick[card] += copies(out[obs::kTrick + seat * kCardTypes + card], decks);
+    }
+    if (!burying) seen += copies(out[obs::kKitty + card], decks);
+    reading.out[card] = std::max(decks - seen, 0);
+    out_above[reading.group[card]][ctx.key[card]] += reading.out[card];
+    reading.out_by_group[reading.group[card]] += reading.out[card];
+    reading.hand_by_group[reading.group[card]] += reading.hand[card];
+  }
+  for (auto& by_key : out_above) {  // suffix sums: the copies out at this key or above
+    for (int key = kKeys - 1; key >= 0; --key) by_key[key] += by_key[key + 1];
+  }
+  for (int card = 0; card < kCardTypes; ++card) {
+    reading.higher[card] = out_above[reading.group[card]][ctx.key[card] + 1];
+  }
+}
+
+void read_trick(const float* out, int decks, CardReading& reading) {
+  const int leader = seat_of(out + obs::kLeader);
+  const int winner = seat_of(out + obs::kTrickWinner);
+  const float* order = out + obs::kCardOrder;
+  for (int card = 0; card < kCardTypes; ++card) {
+    const int group = reading.group[card];
+    if (leader >= 0)
+      reading.led[card] = copies(out[obs::kTrick + leader * kCardTypes + card], decks);
+    reading.winning[card] = winner >= 0 && out[obs::kTrick + winner * kCardTypes + card] > 0.0f;
+    if (reading.led[card] > 0) reading.led_groups[group] = true;
+    if (reading.winning[card]) {
+      reading.win_groups[group] = true;
+      reading.top[group] = std::max(reading.top[group], order[card] + 1.0f);
+    }
+  }
+}
+
+void write_per_card(const float* out, const CardReading& reading, double decks, float* counting,
+                    float* play) {
+  const double suit_total = decks * kCardTypes;
+  const float* order = out + obs::kCardOrder;
+  const float* voids = out + obs::kVoids;
+  for (int card = 0; card < kCardTypes; ++card) {
+    const int group = reading.group[card], column = reading.column[card];
+    counting[card] = static_cast<float>(reading.out[card] / decks);
+    counting[kCardTypes + card] = reading.hand[card] > 0 && reading.higher[card] == 0 ? 1.0f : 0.0f;
+    counting[2 * kCardTypes + card] = static_cast<float>(reading.higher[card] / suit_total);
+    const bool holds = reading.win_groups[group];
+    play[card] = reading.led_groups[group] ? 1.0f : 0.0f;
+    play[kCardTypes + card] = holds ? 1.0f : 0.0f;
+    play[2 * kCardTypes + card] = holds && order[card] + 1.0f > reading.top[group] ? 1.0f : 0.0f;
+    play[3 * kCardTypes + card] = static_cast<float>(card_points(card) / 10.0);
+    play[4 * kCardTypes + card] = static_cast<float>(reading.hand_by_group[group] / suit_total);
+    play[5 * kCardTypes + card] = voids[2 * kEffectiveSuits + column];
+    float threat = 0.0f;
+    for (int seat : {1, 3}) {
+      const float* row = voids + seat * kEffectiveSuits;
+      threat = std::max(threat, row[column] * (1.0f - row[kNumSuits]));
+    }
+    play[6 * kCardTypes + card] = threat;
+  }
+}
+
+void write_context(const CardReading& reading, const Rules& rules, float* context) {
+  const double decks = rules.decks;
+  const double suit_total = decks * kCardTypes;
+  int trick_points = 0, lead_size = 0, lead_most = 0, over = -1;
+  for (int card = 0; card < kCardTypes; ++card) {
+    trick_points += reading.in_trick[card] * card_points(card);
+    lead_size += reading.led[card];
+    lead_most = std::max(lead_most, reading.led[card]);
+    if (reading.winning[card] && (over < 0 || reading.higher[card] < over)) {
+      over = reading.higher[card];
+    }
+  }
+  for (int group = 0; group < kEffectiveSuits; ++group) {
+    context[group] = static_cast<float>(reading.out_by_group[group] / suit_total);
+    context[kEffectiveSuits + group] =
+        static_cast<float>(reading.hand_by_group[group] / suit_total);
+  }
+  float* trick = context + 2 * kEffectiveSuits;
+  trick[0] = static_cast<float>(trick_points / static_cast<double>(rules.total_points()));
+  trick[1] = static_cast<float>(lead_size / suit_total);
+  trick[2] = static_cast<float>(lead_most / decks);
+  trick[3] = reading.win_groups[kNumSuits] ? 1.0f : 0.0f;
+  trick[4] = over < 0 ? 0.0f : static_cast<float>(over / suit_total);
+  trick[5 + rules.decks - 1] = 1.0f;
+}
+
+void write_card_reading(const Game& game, float* out) {
+  const Trump& ctx = game.standing_trump();
+  const int decks = game.rules.decks;
+  CardReading reading;
+  read_groups(out, ctx, reading);
+  read_counting(out, ctx, decks, reading);
+  read_trick(out, decks, reading);
+  write_per_card(out, reading, decks, out + obs::kCardCounting, out + obs::kPlayReading);
+  write_context(reading, game.rules, out + obs::kCardContext);
+}
+
 }  // namespace
 
 void encode(const Game& game, int seat, const Decision* decision, float* out) {
@@ -98,6 +238,7 @@ void encode(const Game& game, int seat, const Decision* decision, float* out) {
     for (int card : decision->selection) out[obs::kSelection + card] += step;
     out[obs::kPhase + static_cast<int>(decision->kind)] = 1.0f;
   }
+  write_card_reading(game, out);
 }
 
 }  // namespace shengji

@@ -27,7 +27,14 @@ constexpr int kLeader = kDealer + 5;
 constexpr int kPhase = kLeader + 4;
 constexpr int kProgress = kPhase + 4;
 constexpr int kTrickWinner = kProgress + 5;
-constexpr int kSize = kTrickWinner + 4;
+constexpr int kCardCounting = kTrickWinner + 4;  // shengji_env/card_reading.py from here
+constexpr int kCountingRows = 3;
+constexpr int kPlayReading = kCardCounting + kCountingRows * kCards;
+constexpr int kPlayRows = 7;
+constexpr int kCardContext = kPlayReading + kPlayRows * kCards;
+constexpr int kDeckCounts = 3;
+constexpr int kContextSize = 2 * kEffectiveSuits + 5 + kDeckCounts;
+constexpr int kSize = kCardContext + kContextSize;
 }  // namespace obs
 
 // The observation of `seat`; `decision` (may be null) adds the selection and phase.

@@ -24,7 +24,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-from shengji_env import shengji_v0
+from shengji_env import shengji_v1
 from shengji_env.actions import NUM_ACTIONS
 from shengji_env.encoding import OBS_SIZE
 
@@ -32,13 +32,13 @@ SHARED = "shared"
 
 
 class ShengjiMultiAgentEnv(MultiAgentEnv):
-    """``shengji_v0.env`` as an RLlib multi-agent env (``env_config``: its options). An
+    """``shengji_v1.env`` as an RLlib multi-agent env (``env_config``: its options). An
     action the mask forbids ends the hand with that agent losing, as in PettingZoo's
     classic games (RLlib's env check steps with unmasked random actions)."""
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
-        self.game = shengji_v0.env(**(config or {}))
+        self.game = shengji_v1.env(**(config or {}))
         self.agents = self.possible_agents = list(self.game.possible_agents)
         space = gym.spaces.Dict(
             {

@@ -26,7 +26,7 @@ from torchrl.envs.libs.pettingzoo import PettingZooWrapper
 from torchrl.envs.utils import MarlGroupMapType
 from torchrl.modules import MaskedCategorical, ProbabilisticActor
 
-from shengji_env import shengji_v0
+from shengji_env import shengji_v1
 from shengji_env.actions import NUM_ACTIONS
 from shengji_env.encoding import OBS_SIZE
 
@@ -49,7 +49,7 @@ class TensorInfos(BaseWrapper):
 def make_env(decks: int, seed: int) -> PettingZooWrapper:
     warnings.filterwarnings("ignore", message="PettingZoo in TorchRL is tested")
     return PettingZooWrapper(
-        TensorInfos(shengji_v0.env(decks=decks)),
+        TensorInfos(shengji_v1.env(decks=decks)),
         use_mask=True,
         categorical_actions=True,
         group_map=MarlGroupMapType.ALL_IN_ONE_GROUP,

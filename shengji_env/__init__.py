@@ -1,7 +1,7 @@
 """Shengji (升级 / Tractor): rules engine and reinforcement-learning environment.
 
 ``from shengji_env import env, raw_env`` gives the environment factories (the same as
-``shengji_env.shengji_v0``'s); ``shengji_env.rules`` is the pure rules engine.
+``shengji_env.shengji_v1``'s); ``shengji_env.rules`` is the pure rules engine.
 """
 
 from . import rules

@@ -6,6 +6,8 @@ number of decks. Nothing hidden from the observer is encoded: other hands appear
 through what they played, the voids they showed and cards a failed throw revealed; the
 kitty only for the dealer. ``OBS_LAYOUT`` maps each block name to its slice. The same
 information as a structured object, for rule-based bots, is :mod:`shengji_env.view`.
+The last three blocks (:mod:`shengji_env.card_reading`: card counting and the reading of
+the trick) are worked out from the blocks before them.
 """
 
 from __future__ import annotations
@@ -13,6 +15,13 @@ from __future__ import annotations
 import numpy as np
 
 from .actions import Decision, DecisionKind
+from .card_reading import (
+    CONTEXT_SIZE,
+    COUNTING_ROWS,
+    DECK_COUNTS,
+    PLAY_ROWS,
+    write_card_reading,
+)
 from .rules import Game, Phase, RuleConfig
 from .rules.cards import NUM_CARD_TYPES, NUM_RANKS, NUM_SUITS
 from .rules.trick import trick_winner
@@ -41,6 +50,9 @@ OBS_BLOCKS: tuple[tuple[str, int], ...] = (
     ("phase", 4),
     ("progress", 5),
     ("trick_winner", 4),
+    ("card_counting", COUNTING_ROWS * CARDS),
+    ("play_reading", PLAY_ROWS * CARDS),
+    ("card_context", CONTEXT_SIZE),
 )
 """(name, size) of each block, in order; sizes are derived, never typed elsewhere."""
 
@@ -64,6 +76,9 @@ OBS_MEANING: dict[str, str] = {
     "phase": "one-hot: the decision asked (bid, bury, lead, follow)",
     "progress": "shares dealt, played; attackers' points, penalties; I attack",
     "trick_winner": "one-hot: relative seat winning the current trick so far",
+    "card_counting": "per card: copies out, unbeaten in hand, copies above",
+    "play_reading": "per card: led, winner's suit, above it, points… (7 x 54)",
+    "card_context": "copies by suit, the trick's reading, decks one-hot",
 }
 """What each block holds (the env's documentation table is generated from it)."""
 
@@ -78,6 +93,8 @@ def _layout(blocks: tuple[tuple[str, int], ...]) -> dict[str, slice]:
 
 OBS_LAYOUT: dict[str, slice] = _layout(OBS_BLOCKS)
 OBS_SIZE = sum(size for _, size in OBS_BLOCKS)
+RECORD_SIZE = OBS_LAYOUT["card_counting"].start
+"""The columns before the derived blocks: the whole observation of ``shengji_v0``."""
 PHASE_SLOTS = {
     DecisionKind.BID: 0,
     DecisionKind.BURY: 1,
@@ -85,6 +102,22 @@ PHASE_SLOTS = {
     DecisionKind.FOLLOW: 3,
 }
 """Position of each decision kind in the ``phase`` block."""
+
+
+def complete_records(records: np.ndarray, decks: int) -> np.ndarray:
+    """``shengji_v0`` observations (``RECORD_SIZE`` columns, as label files made before v1
+    hold them) with the derived blocks worked out and appended, in ``records``' dtype."""
+    full = np.zeros((len(records), OBS_SIZE), dtype=np.float32)
+    full[:, :RECORD_SIZE] = records
+    for row in full:
+        write_card_reading(row, OBS_LAYOUT, decks, _BURY_COLUMN)
+    return full.astype(records.dtype)
+
+
+def deck_counts(observations: np.ndarray) -> np.ndarray:
+    """The deck count of each observation of a batch (read from ``card_context``)."""
+    stop = OBS_LAYOUT["card_context"].stop
+    return observations[:, stop - DECK_COUNTS : stop].argmax(1) + 1
 
 
 def observation_table() -> str:
@@ -97,6 +130,8 @@ def observation_table() -> str:
 
 
 _START = {name: block.start for name, block in OBS_LAYOUT.items()}
+_BURY_COLUMN = _START["phase"] + PHASE_SLOTS[DecisionKind.BURY]
+_READING = slice(RECORD_SIZE, OBS_SIZE)
 _CARD_TABLES = slice(OBS_LAYOUT["trump_cards"].start, OBS_LAYOUT["card_order"].stop)
 _HAND = OBS_LAYOUT["hand"]
 _KITTY = OBS_LAYOUT["kitty"]
@@ -251,11 +286,14 @@ class ObservationEncoder:
         self._vectors = _Vectors(config)
         self._version: int | None = None
         self._public: dict[tuple, np.ndarray] = {}
+        self._reading_key: tuple | None = None
+        self._reading = np.zeros(OBS_SIZE - RECORD_SIZE, dtype=np.float32)
 
     def reset(self) -> None:
         """Forget the previous game (call at every episode start)."""
         self._vectors = _Vectors(self.config)
         self._version = None
+        self._reading_key = None
 
     def encode(
         self, game: Game, seat: int, decision: Decision | None, version: int | None = None
@@ -272,7 +310,18 @@ class ObservationEncoder:
                 vector[start + card] += self.scale
             vector[_START["phase"] + PHASE_SLOTS[decision.kind]] = 1.0
         self._encode_public(vector, game, seat)
+        self._write_reading(vector, seat, version)
         return vector
+
+    def _write_reading(self, vector: np.ndarray, seat: int, version: int | None) -> None:
+        """The derived blocks; the last ones again while the game and seat are the same (a
+        decision's card steps change only the selection, which they do not read)."""
+        key = (version, seat, bool(vector[_BURY_COLUMN]))
+        if version is not None and key == self._reading_key:
+            vector[_READING] = self._reading
+            return
+        write_card_reading(vector, OBS_LAYOUT, self.config.decks, _BURY_COLUMN)
+        self._reading_key, self._reading = key, vector[_READING].copy()
 
     def _encode_public(self, vector: np.ndarray, game: Game, seat: int) -> None:
         bid = game.bid

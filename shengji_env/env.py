@@ -102,7 +102,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": list(RENDER_MODES),
-        "name": "shengji_v0",
+        "name": "shengji_v1",
         "is_parallelizable": False,
         "render_fps": 1,
     }

@@ -47,7 +47,7 @@ def demonstrations_to_clone(config: TrainConfig) -> Demonstrations:
         if count:
             options, rollouts = config.env_options, config.bc_label_rollouts
             distill.make_parts(folder, count, options, rollouts, config.num_workers)
-        return distill.load_parts(folder, count)
+        return distill.load_parts(folder, count, config.decks)
     return collect_demonstrations(config, config.bc_steps, config.seed * 7919)
 
 

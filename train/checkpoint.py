@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.deck_count import DECK_COUNTS
 from agents.network import make_network
+from shengji_env.card_reading import DECK_COUNTS
 
 
 def rng_state(numpy_rng: np.random.Generator) -> dict[str, Any]:

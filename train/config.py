@@ -102,11 +102,12 @@ class TrainConfig:
     """With ``network: cards``: also give each card token what a player reads off the table
     about it (in the led suit, above the winning play there, its points, its suit's length
     in hand, partner void, ruff threat) and the context the trick's points, the lead's shape
-    and the winning play's safety (:mod:`agents.play_features`)."""
+    and the winning play's safety (the observation's ``play_reading`` and ``card_context``
+    blocks: :mod:`shengji_env.card_reading`)."""
     card_deck_context: bool = False
-    """With ``network: cards``: also give the context the deck count, read off the card
-    counts' fractions (:mod:`agents.deck_count`): the observation scales counts by the deck
-    count, so a triple at three decks reads as a pair at two."""
+    """With ``network: cards``: also give the context the deck count (one-hot, from the
+    observation's ``card_context``): the observation scales counts by the deck count, so a
+    triple at three decks reads as a pair at two."""
     advice: bool = False
     """The policy also reads HeuristicAgent's advice (the action it would take next in the
     state) and starts from a learned bonus for it: it learns where to depart from the

@@ -91,14 +91,15 @@ def make_parts(
     parts_io.make_parts(folder, count, make, workers)
 
 
-def load_parts(folder: Path, count: int = 0) -> Demonstrations:
-    """Parts 0 .. ``count``-1 of ``folder`` (``count`` 0: every part there), in order.
+def load_parts(folder: Path, count: int = 0, decks: int | None = None) -> Demonstrations:
+    """Parts 0 .. ``count``-1 of ``folder`` (``count`` 0: every part there), in order
+    (``decks``: theirs, to complete parts made for ``shengji_v0``).
 
     Raises:
         ValueError: there are none, one is missing, or one cannot be read.
     """
     parts = []
-    for index, arrays in enumerate(parts_io.read_parts(folder, count)):
+    for index, arrays in enumerate(parts_io.read_parts(folder, count, decks)):
         try:
             parts.append(Demonstrations.from_arrays(arrays))
         except KeyError as error:

@@ -13,6 +13,8 @@ from typing import Any, Self
 
 import numpy as np
 
+from shengji_env.encoding import OBS_SIZE, RECORD_SIZE, complete_records
+
 Arrays = dict[str, np.ndarray]
 PartMaker = Callable[[int], Arrays]  # part number -> its arrays (picklable for workers)
 
@@ -67,8 +69,10 @@ def make_parts(folder: Path, count: int, make: PartMaker, workers: int) -> None:
         pool.starmap(write_parts, jobs)
 
 
-def read_parts(folder: Path, count: int = 0) -> list[Arrays]:
+def read_parts(folder: Path, count: int = 0, decks: int | None = None) -> list[Arrays]:
     """The arrays of parts 0 .. ``count``-1 of ``folder`` (``count`` 0: every part there).
+    With ``decks``, observations of ``shengji_v0`` (parts made before v1, all of that deck
+    count) get v1's derived blocks.
 
     Raises:
         ValueError: there are none, one is missing, or one cannot be read.
@@ -89,7 +93,23 @@ def read_parts(folder: Path, count: int = 0) -> list[Arrays]:
                 parts.append({name: arrays[name] for name in arrays.files})
         except (OSError, ValueError, KeyError) as error:
             raise ValueError(f"{path}: not a readable label part ({error})") from error
+        _check_layout(path, parts[-1], decks)
     return parts
+
+
+def _check_layout(path: Path, arrays: Arrays, decks: int | None) -> None:
+    """A part's observations have this version's columns (completed from v0's, with
+    ``decks``)."""
+    obs = arrays.get("obs")
+    if obs is None or obs.ndim != 2:
+        return
+    if obs.shape[1] == RECORD_SIZE and decks is not None:
+        arrays["obs"] = complete_records(obs, decks)
+    elif obs.shape[1] != OBS_SIZE:
+        raise ValueError(
+            f"{path}: its observations have {obs.shape[1]} columns, this version's "
+            f"{OBS_SIZE}: it was made for another observation layout; delete it to make it again"
+        )
 
 
 def part_parser(description: str, what: str) -> argparse.ArgumentParser:

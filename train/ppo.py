@@ -37,7 +37,7 @@ from .rollout import make_workers
 def run_name(config: TrainConfig) -> str:
     if config.run_name:
         return config.run_name
-    return f"shengji_v0__{config.exp_name}__{config.seed}__{int(time.time())}"
+    return f"shengji_v1__{config.exp_name}__{config.seed}__{int(time.time())}"
 
 
 def ppo_update(

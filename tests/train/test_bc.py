@@ -71,3 +71,28 @@ def test_cloning_makes_the_policy_agree_with_the_heuristic(tmp_path, demonstrati
     assert after["bc/accuracy"] > before["bc/accuracy"] + 0.2
     # the critic learns the outcomes it saw (too few hands here to generalise)
     assert fit_after["bc/value_mse"] < 0.5 * fit_before["bc/value_mse"]
+
+
+def _v0_part(folder, demonstrations):
+    """A label part as made before shengji_v1: only the record's columns."""
+    from shengji_env.encoding import RECORD_SIZE
+    from train.parts import part_path
+
+    folder.mkdir()
+    arrays = demonstrations.subset(slice(0, 40)).arrays()
+    np.savez_compressed(part_path(folder, 0), **{**arrays, "obs": arrays["obs"][:, :RECORD_SIZE]})
+    return arrays
+
+
+def test_label_parts_made_for_shengji_v0_are_completed_with_their_deck_count(
+    tmp_path, demonstrations
+):
+    from train.distill import load_parts
+
+    arrays = _v0_part(tmp_path / "labels", demonstrations)
+    with pytest.raises(ValueError, match="made for another observation layout"):
+        load_parts(tmp_path / "labels")
+    completed = load_parts(tmp_path / "labels", decks=1)
+    np.testing.assert_allclose(
+        completed.obs.astype(np.float32), arrays["obs"].astype(np.float32), atol=1e-3
+    )

@@ -4,9 +4,16 @@ import numpy as np
 import pytest
 import torch
 
-from agents.canonical import CARD_FEATURES, SUM_SCALE, Canonicalize, canonical_slots
+from agents.canonical import (
+    CARD_BLOCKS,
+    COUNTING_GAINS,
+    PLAY_GAINS,
+    RECORD_CHUNKS,
+    Canonicalize,
+    canonical_slots,
+)
 from agents.network import PolicyNet
-from shengji_env.actions import DecisionKind
+from shengji_env.encoding import OBS_LAYOUT
 from shengji_env.env import raw_env
 from shengji_env.rules import parse_cards
 from train.export import export_policy
@@ -66,49 +73,20 @@ def test_canonical_training_exports_with_parity(tmp_path, network):
     np.testing.assert_allclose(actual[legal], expected.numpy()[legal], atol=1e-4)
 
 
-def _expected_counting(view, decks):
-    """Cards out, outstanding cards beating each card and bosses in hand, by card id,
-    worked out from the seat's view with the rules' own trump context."""
-    ctx = view.ctx
-    kitty = [] if view.kind is DecisionKind.BURY else list(view.kitty)  # burying: in hand
-    seen = [c for row in view.played for c in row] + list(view.hand) + kitty
-    out = [decks - seen.count(c) for c in range(54)]
-    higher = [
-        sum(
-            out[d]
-            for d in range(54)
-            if ctx.suits[d] == ctx.suits[c] and ctx.rank_keys[d] > ctx.rank_keys[c]
-        )
-        for c in range(54)
-    ]
-    boss = [c in view.hand and higher[c] == 0 for c in range(54)]
-    return (
-        np.array(out) / decks,
-        np.array(boss, dtype=float),
-        np.array(higher) / decks / SUM_SCALE,
-    )
-
-
-@pytest.mark.parametrize("decks", [1, 2, 3])
-def test_card_counting_features_match_the_rules(decks):
-    canonicalize = Canonicalize()
-    env = raw_env(decks=decks)
-    env.reset(seed=decks)
-    rng = np.random.default_rng(decks)
-    checked = 0
-    for step, name in enumerate(env.agent_iter()):
-        observed, _, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        view = info["view"]
-        if view.ctx is not None and step % 3 == 0:
-            features, slot_of_card = canonicalize(torch.from_numpy(observed["observation"])[None])
-            extra = features[0, -CARD_FEATURES:].numpy()
-            slots = slot_of_card[0].numpy()
-            for index, expected in enumerate(_expected_counting(view, decks)):
-                block = extra[index * 54 : (index + 1) * 54]
-                np.testing.assert_allclose(block[slots], expected, atol=1e-5, err_msg=name)
-            checked += 1
+@pytest.mark.parametrize("play", [False, True])
+def test_the_chunks_are_the_observation_cards_in_slot_order_with_their_gains(play):
+    canonicalize = Canonicalize(play=play)
+    env = raw_env(decks=3, start_level="random")
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    blocks = [*CARD_BLOCKS, "card_counting", *(["play_reading"] if play else [])]
+    gains = [1.0] * RECORD_CHUNKS + list(COUNTING_GAINS) + (list(PLAY_GAINS) if play else [])
+    for _ in range(60):
+        observed = env.observe(env.agent_selection)
+        observation = observed["observation"]
+        parts = canonicalize(torch.from_numpy(observation)[None])
+        by_card = np.concatenate([observation[OBS_LAYOUT[name]] for name in blocks])
+        by_card = by_card.reshape(-1, 54) * np.array(gains)[:, None]
+        slots = parts.slot_of_card[0].numpy()
+        np.testing.assert_allclose(parts.cards[0].numpy()[:, slots], by_card, rtol=1e-6)
         env.step(int(rng.choice(np.flatnonzero(observed["action_mask"]))))
-    assert checked > 10

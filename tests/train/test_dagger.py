@@ -5,13 +5,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 
 from agents import load_agent
-from agents.deck_count import DeckCount
 from agents.policy_file import load_checkpoint
 from shengji_env.actions import COMMIT, DecisionKind
-from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
+from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS, deck_counts
 from train.config import TrainConfig, config_from_dict, load_config
 from train.dagger import (
     BID_COLUMN,
@@ -170,7 +168,7 @@ def test_kind_teachers_label_their_kind_at_their_deck_counts_only(kind):
         "models/standalone-v2", None, None, {2: 1.0, 3: 1.0}, {}, 4, 0.0, 0, **teachers
     )
     labels = Labels.from_arrays(label_part(spec, 0))
-    three = DeckCount()(torch.from_numpy(labels.obs.astype(np.float32)))[:, 2].numpy() > 0.5
+    three = deck_counts(labels.obs) == 3
     taught = _is_kind(labels, kind)
     other = DecisionKind.FOLLOW if kind is DecisionKind.LEAD else DecisionKind.LEAD
     targets = labels.targets.astype(np.float32)

@@ -234,7 +234,8 @@ def test_resuming_with_the_deck_context_grows_the_network_without_changing_its_p
     )
     data = load_checkpoint(resumed / "checkpoint.pt")
     assert data["config"]["card_deck_context"] and data["global_step"] >= steps + 300
-    assert network_from_checkpoint(data).decks is not None
+    grown_inputs = network_from_checkpoint(data).context[0].in_features
+    assert grown_inputs == before.context[0].in_features + 3
     with pytest.raises(ValueError, match="without card_deck_context"):
         add_deck_context(data)
     mlp = load_checkpoint(
