@@ -85,16 +85,22 @@ class OnnxAgent:
 
 
 class _SingleDecision:
-    """One decision at a time through a batch-one session, its outputs bound to buffers
-    made once: onnxruntime's ``run`` allocates and converts them at every call, about 7 µs
-    of a decision (BENCHMARKS.md). Not for concurrent calls (the serving front ends pass
-    an agent one request at a time)."""
+    """One decision at a time through a batch-one session whose inputs and outputs are
+    bound once to buffers made here: each call copies the inputs in (onnxruntime's ``run``
+    allocates and converts its outputs at every call, about 7 µs of a decision, and
+    binding fresh input arrays costs about 6 µs more; BENCHMARKS.md). Not for concurrent
+    calls (the serving front ends pass an agent one request at a time)."""
 
     def __init__(self, session: Any) -> None:
         self.session = session
         self.binding = session.io_binding()
+        self.inputs = {item.name: _buffer(item) for item in session.get_inputs()}
         self.logits = np.zeros((1, NUM_ACTIONS), dtype=np.float32)
         self.values = np.zeros(1, dtype=np.float32)
+        for name, buffer in self.inputs.items():
+            self.binding.bind_input(
+                name, "cpu", 0, buffer.dtype, list(buffer.shape), buffer.ctypes.data
+            )
         for name, buffer in (("logits", self.logits), ("value", self.values)):
             self.binding.bind_output(
                 name, "cpu", 0, np.float32, list(buffer.shape), buffer.ctypes.data
@@ -102,9 +108,17 @@ class _SingleDecision:
 
     def __call__(self, inputs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         for name, array in inputs.items():
-            self.binding.bind_cpu_input(name, array)
+            self.inputs[name][...] = array
         self.session.run_with_iobinding(self.binding)
         return self.logits.copy(), self.values.copy()
+
+
+_INPUT_TYPES = {"tensor(float)": np.float32, "tensor(int8)": np.int8, "tensor(int64)": np.int64}
+
+
+def _buffer(item: Any) -> np.ndarray:
+    """A zeroed array for a batch-one session's input (its shape known, batch fixed at 1)."""
+    return np.zeros(item.shape, dtype=_INPUT_TYPES[item.type])
 
 
 def _session(model: Path, batch: int | None = None) -> Any:
