@@ -54,13 +54,15 @@ class PolicyNet(MaskedPolicy):
     ) -> None:
         super().__init__()
         self.canonical = Canonicalize() if counting else None
-        columns, gains = context_columns(play=False, decks=False)
-        self.register_buffer("context_columns", torch.tensor(columns), persistent=False)
-        self.register_buffer("context_gains", torch.tensor(gains), persistent=False)
+        self.obs_size = obs_size
+        if counting:
+            columns, gains = context_columns(play=False, decks=False)
+            self.register_buffer("context_columns", torch.tensor(columns), persistent=False)
+            self.register_buffer("context_gains", torch.tensor(gains), persistent=False)
         layers: list[nn.Module] = []
         self.advised = advised
         self.advice_bonus = nn.Parameter(torch.tensor(ADVICE_BONUS)) if advised else None
-        counted = COUNTED_CHUNKS * NUM_CARD_TYPES + len(gains) - len(RECORD_CONTEXT)
+        counted = COUNTED_CHUNKS * NUM_CARD_TYPES + BY_GROUP  # per slot, then by suit group
         width = obs_size + (counted if counting else 0) + (NUM_ACTIONS if advised else 0)
         for size in hidden_sizes:
             layers += [_layer(width, size), nn.ReLU()]
@@ -75,7 +77,7 @@ class PolicyNet(MaskedPolicy):
         """Masked logits and values for a batch (``advice``: (batch,) action ids, -1 for
         none; required by an advised net, ignored otherwise)."""
         if self.canonical is None:
-            features, slot_of_card = obs[:, :RECORD_SIZE], None
+            features, slot_of_card = obs[:, : self.obs_size], None
         else:
             features, slot_of_card = self._counting_features(obs)
         if self.advice_bonus is not None:
