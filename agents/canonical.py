@@ -82,7 +82,6 @@ TRICK_GAINS = (DECK_POINTS / POINT_SCALE, SUIT_SCALE, 1.0, 1.0, SUIT_GAIN)
 RECORD_CONTEXT = range(OBS_LAYOUT["voids"].start, RECORD_SIZE)
 """The observation's columns after the card blocks, up to the derived blocks."""
 COUNTED_CHUNKS = len(COUNTING_GAINS)
-PLAY_CHUNKS = len(PLAY_GAINS)
 BY_GROUP = 2 * NUM_GROUPS  # the copies out, then in hand, by suit group
 TRICK_CONTEXT = len(TRICK_GAINS)
 
