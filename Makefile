@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 JOBS ?= 2
 # The best shipped policy: the demo's arena holds it, as the default bot of play and web.
-BEST_POLICY := models/standalone-v6
+BEST_POLICY := models/standalone-v7
 
 CORE_SOURCES := $(wildcard csrc/*.cpp csrc/*.hpp)
 CORE_STAMP := $(VENV)/.core-built

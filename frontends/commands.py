@@ -14,7 +14,7 @@ from agents.base import Agent
 ROOT = Path(__file__).resolve().parent.parent
 # The default bot of `shengji play`, `web` and `botzone`: the stand-alone policy, which beats
 # the heuristic in hands as they come inside matches (full-v4 only in first hands).
-BEST_POLICY = ROOT / "models" / "standalone-v6"
+BEST_POLICY = ROOT / "models" / "standalone-v7"
 
 
 def best_agent_spec() -> str:
