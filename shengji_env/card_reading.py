@@ -49,10 +49,10 @@ def write_card_reading(
     the kitty then being in the hand too)."""
     counted = slice(layout["hand"].start, layout["kitty"].stop)  # the card counts, in one
     copies = np.rint(vector[counted] * decks).astype(np.int64).reshape(-1, NUM_CARD_TYPES)
-    hand, played, trick, kitty = (copies[_rows(layout, name)] for name in _COUNTED)
+    hands, played, trick, kitty = (copies[_rows(layout, name)] for name in _COUNTED)
+    hand = hands[0]
     burying = vector[bury_column] > 0.5
-    seen = hand[0] + played.sum(0) + (0 if burying else kitty[0])
-    hand = hand[0]
+    seen = hand + played.sum(0) + (0 if burying else kitty[0])
     out = np.maximum(decks - seen, 0)
     trump = vector[layout["trump_cards"]] > 0.5
     trump_suit = int(np.argmax(vector[layout["trump_suit"]]))  # NUM_SUITS: none
