@@ -34,6 +34,7 @@ from .info import LazyInfo
 from .render import render_text
 from .rules import Game, HandResult, IllegalMoveError, Phase, RuleConfig, team_of
 from .rules.cards import RANKS
+from .rules.scoring import level_change
 
 EPISODES = ("hand", "match")
 STARTS = ("match", "mid_match")
@@ -66,15 +67,22 @@ def env(**options: Any) -> AECEnv:
 
 def hand_rewards(result: HandResult, reward: str, config: RuleConfig) -> tuple[float, float]:
     """Rewards of (team 0, team 1) at the end of a hand; zero-sum."""
-    attackers = 1 - team_of(result.dealer)
+    return points_rewards(result.dealer, result.attacker_points, reward, config)
+
+
+def points_rewards(
+    dealer: int, attacker_points: int, reward: str, config: RuleConfig
+) -> tuple[float, float]:
+    """Rewards of (team 0, team 1) of a hand that ended with the attackers' ``attacker_points``
+    (kitty and penalties counted), from the level change they make (§7)."""
+    attackers = 1 - team_of(dealer)
     if reward == "points":
         threshold = 2 * config.band
-        margin = float(np.clip((result.attacker_points - threshold) / threshold, -1.0, 1.0))
-        attacker_reward = margin
-    elif result.winner == "dealer":
-        attacker_reward = -float(result.levels_gained)
+        attacker_reward = float(np.clip((attacker_points - threshold) / threshold, -1.0, 1.0))
     else:
-        attacker_reward = 1.0 + result.levels_gained  # a take-over must be worth something
+        winner, gained = level_change(attacker_points, config)
+        # a take-over must be worth something: the attackers' reward is one more than their gain
+        attacker_reward = 1.0 + gained if winner == "attackers" else -float(gained)
     return (
         (attacker_reward, -attacker_reward)
         if attackers == 0

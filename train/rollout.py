@@ -28,9 +28,9 @@ from agents import HeuristicAgent, load_agent
 from agents.advice import NO_ADVICE, HeuristicAdvice
 from agents.behaviour import failed_leads
 from agents.network import PolicyNet
-from agents.play import play_hand
 from shengji_env.env import raw_env
 
+from .baseline import HeuristicBaseline, point_bands
 from .batch_rollout import BatchCollector, batchable
 from .config import TrainConfig, draw_decks
 from .league import NetworkPool
@@ -54,8 +54,7 @@ class Collector(NetworkPool):
 
     def __init__(self, config: TrainConfig) -> None:
         super().__init__(config)
-        self.baseline_envs: dict[int, Any] = {}  # by deck count, made when first needed
-        self.baseline_bot = HeuristicAgent()
+        self.baseline = HeuristicBaseline(config.env_options)
         self.advice = HeuristicAdvice() if config.advice else None
         self.spare_envs: dict[int, list[Any]] = {}  # by deck count (with ppo_decks)
 
@@ -81,11 +80,7 @@ class Collector(NetworkPool):
         env.reset(seed=seed)
         baseline, points = [0.0] * 4, [0.0] * 4
         if self.config.duplicate_baseline:
-            decks = env.config.decks
-            if decks not in self.baseline_envs:
-                self.baseline_envs[decks] = self._env(decks)
-            baseline = play_hand(self.baseline_envs[decks], [self.baseline_bot] * 4, seed)
-            points = point_scores(self.baseline_envs[decks].game)
+            baseline, points = self.baseline.score(env.config.decks, seed)
         kind = self.draw_kind(rng)
         if kind == "snapshot" and not self.snapshots:
             kind = "self"
@@ -200,12 +195,9 @@ class Collector(NetworkPool):
 
 
 def point_scores(game: Any) -> list[float]:
-    """Each seat's points in a finished hand, in bands (20 points a deck): the attacker
-    points for an attacker, minus them for a defender."""
+    """Each seat's points in a finished hand, in bands (see :func:`point_bands`)."""
     result = game.result
-    band = 20.0 * game.config.decks
-    attackers = result.attacker_points / band
-    return [attackers if (seat - result.dealer) % 2 else -attackers for seat in range(4)]
+    return point_bands(result.attacker_points, result.dealer, game.config.decks)
 
 
 def make_collector(config: TrainConfig) -> Collector | BatchCollector:

@@ -182,7 +182,9 @@ def test_the_point_gain_over_the_baseline_hand_joins_the_learner_reward(tmp_path
     torch.manual_seed(0)
     collector.load(make_network(config.to_dict()).state_dict(), [])
     hand = play_out(collector, seed=5)
-    baseline_env = collector.baseline_envs[1]
+    deal = int(np.random.default_rng(5).integers(2**31))  # the deal _new_hand draws first
+    baseline_env = raw_env(decks=1)
+    play_hand(baseline_env, [HeuristicAgent()] * 4, deal)
     assert hand.baseline_points == point_scores(baseline_env.game)
     shaped = collector._finish(hand)
     collector.config = dataclasses.replace(config, point_gain_coef=0.0)

@@ -1,0 +1,80 @@
+"""PPO's duplicate baseline: what HeuristicAgent scores from each seat on a hand's own deal.
+
+The heuristic declares and buries through the environment, as in any hand; from its first
+lead on, the compiled core's copy of its leads and follows (``csrc/bots.cpp``, the same
+plays, ties included) plays the hand out in one call. The attackers' final points then
+give each seat's reward and point score exactly as the environment's own end of hand
+would. Without the core the whole hand is played in Python (:func:`agents.play.play_hand`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents import HeuristicAgent
+from agents.play import play_hand
+from shengji_env.actions import DecisionKind
+from shengji_env.core import load_core, rule_arguments, state_of
+from shengji_env.env import points_rewards, raw_env
+
+HEURISTIC_POLICY = 0  # the core's rule bot number for the heuristic (csrc/bots.hpp)
+
+
+class HeuristicBaseline:
+    """Each seat's reward and point score when HeuristicAgent plays all four seats of a
+    deal, by deck count, on environments made from ``env_options``."""
+
+    def __init__(self, env_options: dict[str, Any]) -> None:
+        self.env_options = env_options
+        self.bot = HeuristicAgent()
+        self.envs: dict[int, Any] = {}
+        self.tables: dict[int, Any] = {}
+
+    def score(self, decks: int, seed: int) -> tuple[list[float], list[float]]:
+        """``(rewards, point scores)`` of the four seats on deal ``seed`` at ``decks``
+        (point scores as :func:`point_bands` gives them)."""
+        env = self._env(decks)
+        if load_core() is None:
+            rewards = play_hand(env, [self.bot] * 4, seed)
+            result = env.game.result
+            return rewards, point_bands(result.attacker_points, result.dealer, decks)
+        env.reset(seed=seed)
+        self.bot.reset()
+        view = self._declare_and_bury(env)
+        game = env.game
+        table = self._table(decks, game.config)
+        table.load(state_of(game))
+        lead = self.bot.decide(view)
+        total = table.rollouts(game.hands, [lead], HEURISTIC_POLICY)[0]
+        dealer = game.dealer
+        team_rewards = points_rewards(dealer, total, env.reward_kind, game.config)
+        rewards = [team_rewards[seat % 2] for seat in range(4)]
+        return rewards, point_bands(total, dealer, decks)
+
+    def _declare_and_bury(self, env: Any) -> Any:
+        """Plays the heuristic until the first lead (every hand has one, with no trump if
+        nobody declares: RULES.md §4); that lead's view."""
+        while True:
+            observed, _, _, _, info = env.last()
+            view = info["view"]
+            if view.kind is DecisionKind.LEAD:
+                return view
+            env.step(self.bot.act(observed, info))
+
+    def _env(self, decks: int) -> Any:
+        if decks not in self.envs:
+            self.envs[decks] = raw_env(**{**self.env_options, "decks": decks})
+        return self.envs[decks]
+
+    def _table(self, decks: int, config: Any) -> Any:
+        if decks not in self.tables:
+            core = load_core()
+            self.tables[decks] = core.Table(**rule_arguments(config), match=False, points=True)
+        return self.tables[decks]
+
+
+def point_bands(attacker_points: int, dealer: int, decks: int) -> list[float]:
+    """Each seat's points in a finished hand, in bands (20 points a deck): the attacker
+    points for an attacker, minus them for a defender."""
+    attackers = attacker_points / (20.0 * decks)
+    return [attackers if (seat - dealer) % 2 else -attackers for seat in range(4)]
