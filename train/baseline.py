@@ -13,11 +13,10 @@ from typing import Any
 
 from agents import HeuristicAgent
 from agents.play import play_hand
+from agents.search import CORE_POLICIES
 from shengji_env.actions import DecisionKind
 from shengji_env.core import load_core, rule_arguments, state_of
 from shengji_env.env import points_rewards, raw_env
-
-HEURISTIC_POLICY = 0  # the core's rule bot number for the heuristic (csrc/bots.hpp)
 
 
 class HeuristicBaseline:
@@ -35,9 +34,7 @@ class HeuristicBaseline:
         (point scores as :func:`point_bands` gives them)."""
         env = self._env(decks)
         if load_core() is None:
-            rewards = play_hand(env, [self.bot] * 4, seed)
-            result = env.game.result
-            return rewards, point_bands(result.attacker_points, result.dealer, decks)
+            return play_hand(env, [self.bot] * 4, seed), point_scores(env.game)
         env.reset(seed=seed)
         self.bot.reset()
         view = self._declare_and_bury(env)
@@ -45,7 +42,7 @@ class HeuristicBaseline:
         table = self._table(decks, game.config)
         table.load(state_of(game))
         lead = self.bot.decide(view)
-        total = table.rollouts(game.hands, [lead], HEURISTIC_POLICY)[0]
+        total = table.rollouts(game.hands, [lead], CORE_POLICIES["heuristic"])[0]
         dealer = game.dealer
         team_rewards = points_rewards(dealer, total, env.reward_kind, game.config)
         rewards = [team_rewards[seat % 2] for seat in range(4)]
@@ -78,3 +75,9 @@ def point_bands(attacker_points: int, dealer: int, decks: int) -> list[float]:
     points for an attacker, minus them for a defender."""
     attackers = attacker_points / (20.0 * decks)
     return [attackers if (seat - dealer) % 2 else -attackers for seat in range(4)]
+
+
+def point_scores(game: Any) -> list[float]:
+    """Each seat's points in a finished hand, in bands (see :func:`point_bands`)."""
+    result = game.result
+    return point_bands(result.attacker_points, result.dealer, game.config.decks)

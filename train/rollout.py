@@ -30,7 +30,7 @@ from agents.behaviour import failed_leads
 from agents.network import PolicyNet
 from shengji_env.env import raw_env
 
-from .baseline import HeuristicBaseline, point_bands
+from .baseline import HeuristicBaseline, point_scores
 from .batch_rollout import BatchCollector, batchable
 from .config import TrainConfig, draw_decks
 from .league import NetworkPool
@@ -192,12 +192,6 @@ class Collector(NetworkPool):
                 for seat, steps in hand.samples.items()
             }
         return hand_arrays(hand.samples, rewards, config.gamma, config.gae_lambda, shaping)
-
-
-def point_scores(game: Any) -> list[float]:
-    """Each seat's points in a finished hand, in bands (see :func:`point_bands`)."""
-    result = game.result
-    return point_bands(result.attacker_points, result.dealer, game.config.decks)
 
 
 def make_collector(config: TrainConfig) -> Collector | BatchCollector:
