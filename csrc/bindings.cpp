@@ -251,10 +251,14 @@ void load_game(Game& g, const py::dict& d) {
 
 // A rollout starts in the play phase from hands (in the reference's order) that hold
 // exactly the game's cards.
-void check_rollout_start(const Game& g, const std::array<Cards, 4>& hands, int policy) {
+void check_bot_start(const Game& g, int policy) {
   if (policy != 0 && policy != 1)
     throw py::value_error("policy must be 0 (heuristic) or 1 (greedy)");
-  if (g.phase != Phase::kPlay) throw py::value_error("rollouts start in the play phase");
+  if (g.phase != Phase::kPlay) throw py::value_error("rule bots play in the play phase");
+}
+
+void check_rollout_start(const Game& g, const std::array<Cards, 4>& hands, int policy) {
+  check_bot_start(g, policy);
   for (int seat = 0; seat < 4; ++seat) {
     Counts counts{};
     for (int card : hands[seat]) {
@@ -420,6 +424,17 @@ void bind_table(py::module_& m) {
           py::arg("hands"), py::arg("policy"),
           "The lead or follow a rule bot (0 heuristic, 1 greedy) plays now; `hands` in the "
           "reference's order.")
+      .def(
+          "own_bot_play",
+          [](const Table& t, int policy) {
+            const Game& g = t.game();
+            check_bot_start(g, policy);
+            const Cards hand = sorted_hand(g.hands[g.current_player]);
+            return bot_play(static_cast<BotPolicy>(policy), SeatSight(g, g.current_player, hand));
+          },
+          py::arg("policy"),
+          "The lead or follow a rule bot plays now from the game's own hand, in card order "
+          "(the order `export` gives).")
       .def(
           "rollouts",
           [](const Table& t, const std::array<Cards, 4>& hands, const std::vector<Cards>& plays,

@@ -208,6 +208,11 @@ class CoreEngine:
     def team_rewards(self) -> tuple[float, float] | None:
         return self.table.team_rewards if self.table.over else None
 
+    def bot_play(self, policy: int) -> list[int]:
+        """The lead or follow the core's rule bot ``policy`` (0 heuristic, 1 greedy) makes
+        now: the play the Python bot's ``decide`` makes on this decision's view."""
+        return self.table.own_bot_play(policy)
+
     def game(self) -> Game:
         if not self._started:
             raise RuntimeError("call reset() before using the environment")

@@ -28,6 +28,9 @@ from agents import HeuristicAgent, load_agent
 from agents.advice import NO_ADVICE, HeuristicAdvice
 from agents.behaviour import failed_leads
 from agents.network import PolicyNet
+from agents.search import CORE_POLICIES
+from shengji_env.actions import COMMIT, DecisionKind
+from shengji_env.engines import CoreEngine
 from shengji_env.env import raw_env
 
 from .baseline import HeuristicBaseline, point_scores
@@ -35,6 +38,8 @@ from .batch_rollout import BatchCollector, batchable
 from .config import TrainConfig, draw_decks
 from .league import NetworkPool
 from .trajectories import BATCH_KEYS, hand_arrays, throw_penalties
+
+PLAYS = (DecisionKind.LEAD, DecisionKind.FOLLOW)
 
 
 @dataclass
@@ -47,6 +52,7 @@ class _Hand:
     baseline: list[float]  # each seat's duplicate baseline (zeros when there is none)
     baseline_points: list[float]  # each seat's point score in the baseline's hand (or zeros)
     samples: dict[int, list[tuple]] = field(default_factory=dict)
+    plan: list[int] = field(default_factory=list)  # the core heuristic's current play
 
 
 class Collector(NetworkPool):
@@ -143,8 +149,7 @@ class Collector(NetworkPool):
         hand0 = group[0][0]
         if key != "learner" and not isinstance(hand0.opponent, int):
             for hand, _, observed in group:
-                agent = hand.env.agent_selection
-                hand.env.step(hand.opponent.act(observed, hand.env.infos[agent]))
+                hand.env.step(self._rule_action(hand, observed))
             return
         net = self.policy if key == "learner" else self.snapshots[hand0.opponent]
         advice = [NO_ADVICE] * len(group)
@@ -172,6 +177,19 @@ class Collector(NetworkPool):
                     )
                 )
             hand.env.step(action)
+
+    def _rule_action(self, hand: _Hand, observed: dict) -> int:
+        """A rule-based opponent's next action. Where the env runs on the compiled core, the
+        heuristic's leads and follows come from the core's copy of it (the same plays, with
+        no Python view to build), fed card by card as :class:`PlanningAgent` feeds them."""
+        engine = hand.env.engine
+        core_plays = isinstance(engine, CoreEngine) and engine.kind() in PLAYS
+        if core_plays and isinstance(hand.opponent, HeuristicAgent):
+            selected = len(engine.selection())
+            if not selected:
+                hand.plan = engine.bot_play(CORE_POLICIES["heuristic"])
+            return hand.plan[selected] if selected < len(hand.plan) else COMMIT
+        return hand.opponent.act(observed, hand.env.infos[hand.env.agent_selection])
 
     def _finish(self, hand: _Hand) -> dict[str, np.ndarray]:
         rewards = {

@@ -80,6 +80,9 @@ def test_the_bots_play_as_the_reference(record_property, decks):
         for name, bot in BOTS.items():
             expected = bot.decide(view)
             assert table.bot_play(game.hands, CORE_POLICIES[name]) == expected, (name, view)
+            in_card_order = [sorted(hand) for hand in game.hands]  # as the core's export
+            own = table.bot_play(in_card_order, CORE_POLICIES[name])
+            assert table.own_bot_play(CORE_POLICIES[name]) == own, (name, view)
             compared += 1
     record_property(f"bot_plays_{decks}_decks", compared)
     assert compared > 1000
@@ -143,3 +146,12 @@ def test_rollouts_refuse_what_is_not_a_position():
         table.rollouts([[], [], [], []], [], 0)
     with pytest.raises(ValueError, match="engine must be"):
         SearchAgent(engine="gpu")
+
+
+def test_the_own_hand_bot_refuses_outside_the_play_phase():
+    table = core.Table(**rule_arguments(RuleConfig(decks=2)), match=False, points=True)
+    table.reset(5, 0)
+    with pytest.raises(ValueError, match="play phase"):
+        table.own_bot_play(CORE_POLICIES["heuristic"])
+    with pytest.raises(ValueError, match="policy must be"):
+        table.own_bot_play(7)

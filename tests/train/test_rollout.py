@@ -197,3 +197,33 @@ def test_the_point_gain_over_the_baseline_hand_joins_the_learner_reward(tmp_path
         assert extra == pytest.approx(np.full(stop - start, gained), abs=1e-5)
         start = stop
     assert any(scores[seat] != hand.baseline_points[seat] for seat in hand.samples)
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3])
+def test_the_core_heuristic_opponent_collects_the_python_heuristic_batch(
+    tmp_path, monkeypatch, decks
+):
+    """On the core engine the league's heuristic leads and follows come from the core's
+    copy of the bot; on the Python engine from HeuristicAgent itself: the same batch."""
+    from shengji_env.core import load_core
+
+    if load_core() is None:
+        pytest.skip("the compiled core is not built")
+    config = tiny(
+        tmp_path,
+        f"decks={decks}",
+        "envs_per_worker=3",
+        "opponents={heuristic: 1}",
+        "rules={start_level: random}",
+        "start=mid_match",
+    )
+    weights = make_network(config.to_dict()).state_dict()
+    batches = {}
+    for engine in ("python", "core"):
+        monkeypatch.setenv("SHENGJI_ENGINE", engine)
+        collector = Collector(config)
+        collector.load(weights, [])
+        batches[engine] = collector.collect(600, seed=decks)
+    assert len(batches["core"]["actions"]) >= 600
+    for key, values in batches["python"].items():
+        np.testing.assert_array_equal(batches["core"][key], values, err_msg=key)
