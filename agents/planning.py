@@ -10,6 +10,12 @@ from shengji_env.actions import COMMIT, DecisionKind
 from shengji_env.view import SeatView
 
 
+def planned_action(plan: list[int], selected: int) -> int:
+    """The next card of a whole decision ``plan`` once ``selected`` of its cards are in,
+    then COMMIT."""
+    return plan[selected] if selected < len(plan) else COMMIT
+
+
 class PlanningAgent:
     """Base class: subclasses implement :meth:`bid`, :meth:`bury`, :meth:`lead` and
     :meth:`follow`, each returning the cards of the whole decision (an empty list passes a
@@ -31,7 +37,7 @@ class PlanningAgent:
             self._plan = list(self.decide(view))
             self._plan_view = view
         selected = len(info.get("selection", ()))
-        action = self._plan[selected] if selected < len(self._plan) else COMMIT
+        action = planned_action(self._plan, selected)
         if not observation["action_mask"][action]:
             raise RuntimeError(
                 f"{type(self).__name__} planned an illegal action {action} for {view.kind}: "

@@ -249,14 +249,15 @@ void load_game(Game& g, const py::dict& d) {
   g.forget_cache();
 }
 
-// A rollout starts in the play phase from hands (in the reference's order) that hold
-// exactly the game's cards.
+// A rule bot plays in the play phase.
 void check_bot_start(const Game& g, int policy) {
   if (policy != 0 && policy != 1)
     throw py::value_error("policy must be 0 (heuristic) or 1 (greedy)");
   if (g.phase != Phase::kPlay) throw py::value_error("rule bots play in the play phase");
 }
 
+// A rollout starts in the play phase from hands (in the reference's order) that hold
+// exactly the game's cards.
 void check_rollout_start(const Game& g, const std::array<Cards, 4>& hands, int policy) {
   check_bot_start(g, policy);
   for (int seat = 0; seat < 4; ++seat) {

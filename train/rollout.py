@@ -28,8 +28,9 @@ from agents import HeuristicAgent, load_agent
 from agents.advice import NO_ADVICE, HeuristicAdvice
 from agents.behaviour import failed_leads
 from agents.network import PolicyNet
+from agents.planning import planned_action
 from agents.search import CORE_POLICIES
-from shengji_env.actions import COMMIT, DecisionKind
+from shengji_env.actions import DecisionKind
 from shengji_env.engines import CoreEngine
 from shengji_env.env import raw_env
 
@@ -188,7 +189,7 @@ class Collector(NetworkPool):
             selected = len(engine.selection())
             if not selected:
                 hand.plan = engine.bot_play(CORE_POLICIES["heuristic"])
-            return hand.plan[selected] if selected < len(hand.plan) else COMMIT
+            return planned_action(hand.plan, selected)
         return hand.opponent.act(observed, hand.env.infos[hand.env.agent_selection])
 
     def _finish(self, hand: _Hand) -> dict[str, np.ndarray]:
