@@ -256,6 +256,13 @@ void check_bot_start(const Game& g, int policy) {
   if (g.phase != Phase::kPlay) throw py::value_error("rule bots play in the play phase");
 }
 
+// The lead or follow a rule bot plays now from the game's own hand, in card order.
+Cards own_bot_play(const Game& g, int policy) {
+  check_bot_start(g, policy);
+  const Cards hand = sorted_hand(g.hands[g.current_player]);
+  return bot_play(static_cast<BotPolicy>(policy), SeatSight(g, g.current_player, hand));
+}
+
 // A rollout starts in the play phase from hands (in the reference's order) that hold
 // exactly the game's cards.
 void check_rollout_start(const Game& g, const std::array<Cards, 4>& hands, int policy) {
@@ -426,13 +433,7 @@ void bind_table(py::module_& m) {
           "The lead or follow a rule bot (0 heuristic, 1 greedy) plays now; `hands` in the "
           "reference's order.")
       .def(
-          "own_bot_play",
-          [](const Table& t, int policy) {
-            const Game& g = t.game();
-            check_bot_start(g, policy);
-            const Cards hand = sorted_hand(g.hands[g.current_player]);
-            return bot_play(static_cast<BotPolicy>(policy), SeatSight(g, g.current_player, hand));
-          },
+          "own_bot_play", [](const Table& t, int policy) { return own_bot_play(t.game(), policy); },
           py::arg("policy"),
           "The lead or follow a rule bot plays now from the game's own hand, in card order "
           "(the order `export` gives).")
@@ -472,16 +473,16 @@ void bind_table(py::module_& m) {
 void bind_batch(py::module_& m) {
   py::class_<TableBatch>(m, "TableBatch")
       .def(py::init([](int count, int decks, bool twos, int penalty, int cap, bool triples_first,
-                       int start_level, bool match, bool points, uint64_t seed) {
+                       int start_level, bool match, bool points, uint64_t seed, bool redeal) {
              if (count < 1) throw py::value_error("a batch needs at least one table");
              return new TableBatch(
                  count, make_rules(decks, twos, penalty, cap, triples_first, start_level),
-                 EpisodeRules{match, points}, seed);
+                 EpisodeRules{match, points}, seed, redeal);
            }),
            py::arg("count"), py::arg("decks"), py::arg("twos_always_trump"),
            py::arg("failed_throw_penalty"), py::arg("kitty_multiplier_cap"),
            py::arg("triples_first"), py::arg("start_level"), py::arg("match"), py::arg("points"),
-           py::arg("seed"))
+           py::arg("seed"), py::arg("redeal") = true)
       .def_property_readonly("size", &TableBatch::size)
       .def_property_readonly("episodes", &TableBatch::episodes)
       .def("export",
@@ -499,6 +500,37 @@ void bind_batch(py::module_& m) {
              check_range(index, 0, b.size() - 1, "table index");
              return b.seed(index);
            })
+      .def(
+          "start",
+          [](TableBatch& b, int index, const py::dict& state, int decks, int start_level,
+             py::array_t<float, py::array::c_style> obs_out,
+             py::array_t<int8_t, py::array::c_style> masks,
+             py::array_t<int32_t, py::array::c_style> seats) {
+            check_range(index, 0, b.size() - 1, "table index");
+            check_range(decks, 1, 3, "decks");
+            check_range(start_level, 0, kAce, "start_level");
+            const py::ssize_t n = b.size();
+            float* o = buffer(obs_out, n * obs::kSize, "observations");
+            int8_t* k = buffer(masks, n * kNumActions, "masks");
+            int32_t* s = buffer(seats, n, "seats");
+            Rules rules = b.rules();
+            rules.decks = decks;
+            rules.start_level = start_level;
+            Game game(rules, 0);
+            load_game(game, state);
+            b.start(index, std::move(game), o, k, s);
+          },
+          py::arg("index"), py::arg("state"), py::arg("decks"), py::arg("start_level"),
+          py::arg("observations"), py::arg("masks"), py::arg("seats"),
+          "Table `index` plays the exported `state` (a game of `decks` decks) next; its row "
+          "of the outputs is written.")
+      .def(
+          "own_bot_play",
+          [](const TableBatch& b, int index, int policy) {
+            check_range(index, 0, b.size() - 1, "table index");
+            return own_bot_play(b.table(index).game(), policy);
+          },
+          py::arg("index"), py::arg("policy"), "Table.own_bot_play on table `index`.")
       .def("reset",
            [](TableBatch& b, py::array_t<float, py::array::c_style> obs_out,
               py::array_t<int8_t, py::array::c_style> masks,

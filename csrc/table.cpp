@@ -27,6 +27,12 @@ void Table::restart_decision() {
   if (!over_) decision_ = Decision(*game_);
 }
 
+void Table::start(Game game) {
+  rules = game.rules;
+  game_ = std::make_unique<Game>(std::move(game));
+  restart_decision();
+}
+
 int Table::step(int action) {
   if (over_ || !decision_.allows(action)) return kIllegal;
   ++steps;
@@ -85,8 +91,9 @@ void Table::write_mask(int8_t* out) const {
 
 // --- the batch ------------------------------------------------------------------------------
 
-TableBatch::TableBatch(int count, const Rules& rules, const EpisodeRules& episode, uint64_t seed)
-    : seeds_(count, 0), stream_(seed) {
+TableBatch::TableBatch(int count, const Rules& rules, const EpisodeRules& episode, uint64_t seed,
+                       bool redeal)
+    : rules_(rules), redeal_(redeal), seeds_(count, 0), stream_(seed) {
   for (int i = 0; i < count; ++i) tables_.push_back(std::make_unique<Table>(rules, episode));
 }
 
@@ -109,6 +116,12 @@ void TableBatch::write(int index, float* observations, int8_t* masks, int32_t* s
   seats[index] = table.seat();
 }
 
+void TableBatch::start(int index, Game game, float* observations, int8_t* masks, int32_t* seats) {
+  seeds_[index] = 0;  // not dealt from the batch's stream
+  tables_[index]->start(std::move(game));
+  write(index, observations, masks, seats);
+}
+
 void TableBatch::reset(float* observations, int8_t* masks, int32_t* seats) {
   for (int i = 0; i < size(); ++i) {
     deal(i);
@@ -119,6 +132,7 @@ void TableBatch::reset(float* observations, int8_t* masks, int32_t* seats) {
 int TableBatch::step(const int64_t* actions, float* observations, int8_t* masks, int32_t* seats,
                      float* rewards, uint8_t* dones) {
   for (int i = 0; i < size(); ++i) {
+    if (tables_[i]->over()) continue;  // without redeal: left over until started again
     const int64_t action = actions[i];
     if (action < 0 || action >= kNumActions || !tables_[i]->decision().allows(int(action))) {
       return i;
@@ -129,12 +143,13 @@ int TableBatch::step(const int64_t* actions, float* observations, int8_t* masks,
     float* seat_rewards = rewards + static_cast<size_t>(i) * 4;
     std::fill(seat_rewards, seat_rewards + 4, 0.0f);
     dones[i] = 0;
+    if (table.over()) continue;
     if (table.step(static_cast<int>(actions[i])) == kOver) {
       const auto team = table.team_rewards();
       for (int seat = 0; seat < 4; ++seat) seat_rewards[seat] = static_cast<float>(team[seat % 2]);
       dones[i] = 1;
       ++episodes_;
-      deal(i);
+      if (redeal_) deal(i);
     }
     write(i, observations, masks, seats);
   }

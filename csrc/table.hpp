@@ -33,6 +33,8 @@ class Table {
   const Game& game() const { return *game_; }
   Game& mutable_game() { return *game_; }
   void restart_decision();  // after the game was set from outside
+  // Plays `game` from here on (its rules become the table's): a hand dealt elsewhere.
+  void start(Game game);
   // Team rewards of the finished episode (team 0, team 1).
   std::array<double, 2> team_rewards() const { return rewards_; }
   void observe(int seat, float* out) const;
@@ -54,10 +56,13 @@ class Table {
 };
 
 // Many tables stepped in one call: actions in; observations, masks, acting seats,
-// rewards per seat and done flags out. A finished table deals its next episode at once.
+// rewards per seat and done flags out. A finished table deals its next episode at once, or
+// with `redeal` false stays over (its action ignored, its row not rewritten) until `start`
+// gives it a hand dealt elsewhere.
 class TableBatch {
  public:
-  TableBatch(int count, const Rules& rules, const EpisodeRules& episode, uint64_t seed);
+  TableBatch(int count, const Rules& rules, const EpisodeRules& episode, uint64_t seed,
+             bool redeal = true);
 
   int size() const { return static_cast<int>(tables_.size()); }
   // The first observations; then step() after each batch of actions.
@@ -66,6 +71,9 @@ class TableBatch {
   int step(const int64_t* actions, float* observations, int8_t* masks, int32_t* seats,
            float* rewards, uint8_t* dones);
   const Table& table(int index) const { return *tables_[index]; }
+  const Rules& rules() const { return rules_; }
+  // Table `index` plays `game` next; its first observation, mask and seat are written.
+  void start(int index, Game game, float* observations, int8_t* masks, int32_t* seats);
   uint64_t seed(int index) const { return seeds_[index]; }  // of the table's current deal
   int64_t episodes() const { return episodes_; }
 
@@ -76,6 +84,8 @@ class TableBatch {
   void deal(int index);
 
   std::vector<std::unique_ptr<Table>> tables_;
+  Rules rules_;
+  bool redeal_;
   std::vector<uint64_t> seeds_;
   uint64_t stream_;
   int64_t episodes_ = 0;

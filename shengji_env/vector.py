@@ -5,8 +5,10 @@ or ``COMMIT`` of whichever seat decides there — and writes, with no Python per
 the GIL released, every table's next observation (of the seat that decides next), its
 mask, that seat, the rewards of the four seats and a done flag. A table whose episode
 ended deals its next one at once (its rewards and done flag say so in that step's
-output; its observation is already the new episode's first). The arrays returned are the
-batch's own buffers, overwritten by the next call: copy what you keep.
+output; its observation is already the new episode's first) — or, with ``redeal=False``,
+stays over, its game readable, until :meth:`TableBatch.start` gives it a hand dealt
+elsewhere (a mid-match hand, another deck count). The arrays returned are the batch's own
+buffers, overwritten by the next call: copy what you keep.
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ from typing import Any
 import numpy as np
 
 from .actions import NUM_ACTIONS
-from .core import require_core, rule_arguments
+from .core import require_core, rule_arguments, state_of
 from .encoding import OBS_SIZE
 from .env import EPISODES, REWARDS
-from .rules import IllegalMoveError, RuleConfig
+from .rules import Game, IllegalMoveError, RuleConfig
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,9 +39,10 @@ class BatchStep:
 class TableBatch:
     """``num_tables`` tables of one rule set. Options: the :class:`RuleConfig` fields,
     ``episode`` (``"hand"``/``"match"``) and ``reward`` (``"levels"``/``"points"``), as for
-    :func:`shengji_env.env.raw_env`; ``seed`` fixes every deal of every table."""
+    :func:`shengji_env.env.raw_env`; ``seed`` fixes every deal of every table; ``redeal``
+    (default True) deals a finished table's next episode at once."""
 
-    def __init__(self, num_tables: int, seed: int = 0, **options: Any) -> None:
+    def __init__(self, num_tables: int, seed: int = 0, redeal: bool = True, **options: Any) -> None:
         if isinstance(num_tables, bool) or not isinstance(num_tables, int) or num_tables < 1:
             raise ValueError(f"num_tables must be an int >= 1, got {num_tables!r}")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
@@ -58,6 +61,7 @@ class TableBatch:
             match=episode == "match",
             points=reward == "points",
             seed=seed,
+            redeal=redeal,
         )
         self._out = BatchStep(
             observations=np.zeros((num_tables, OBS_SIZE), np.float32),
@@ -103,6 +107,36 @@ class TableBatch:
                 f"table {bad}: action {int(self._actions[bad])} is not allowed by its mask"
             )
         return out
+
+    def start(self, table: int, game: Game) -> BatchStep:
+        """Table ``table`` plays ``game`` (a reference :class:`Game` of these rules, any deck
+        count and start level) from its current state; its row of the output is rewritten
+        (the others are as the last call left them)."""
+        if isinstance(table, bool) or not isinstance(table, int):
+            raise ValueError(f"table must be an int, got {table!r}")
+        others = dataclasses.replace(
+            game.config, decks=self.config.decks, start_level=self.config.start_level
+        )
+        if others != self.config:
+            raise ValueError(
+                f"the game is played under other rules than the batch's: {game.config}"
+            )
+        out = self._out
+        self._batch.start(
+            table,
+            state_of(game),
+            game.config.decks,
+            game.config.start_level_index,
+            out.observations,
+            out.masks,
+            out.seats,
+        )
+        return out
+
+    def bot_play(self, table: int, policy: int) -> list[int]:
+        """The lead or follow the core's rule bot ``policy`` (0 heuristic, 1 greedy) makes now
+        at ``table`` from the game's own hand, in card order (see ``Table.own_bot_play``)."""
+        return self._batch.own_bot_play(table, policy)
 
     def state(self, table: int) -> dict[str, Any]:
         """The full state of one table (as :func:`shengji_env.core.to_game` reads it)."""

@@ -1,14 +1,21 @@
 """Rollout collection on the compiled core's batched tables (:class:`TableBatch`).
 
-Where every seat of every hand is played by a network — the learner, or a past snapshot
-for the other team — the :class:`BatchCollector` steps all its tables in one call each step
-(observations, masks and acting seats come back as arrays) and runs one forward pass per
-network over the rows it acts in. Hands, opponents and stopping follow the per-environment
-:class:`~train.rollout.Collector` exactly: an opponent drawn per hand from the league mix,
-learner seats recorded, collection stopping at the first hand boundary after the target
-(a table whose hand ended after that is played on with any legal action and not recorded).
-Rule-based opponents, advice and the duplicate baseline read Python views, so configs with
-them use the per-environment collector.
+The :class:`BatchCollector` steps all its tables in one call each step (observations, masks
+and acting seats come back as arrays) and runs one forward pass per network over the rows
+it acts in: the learner, or a past snapshot for the other team. The heuristic opponent's
+leads and follows come from the core's copy of the bot, its bids and buries from
+HeuristicAgent on the table's state.
+
+Hands, rewards and stopping follow the per-environment :class:`~train.rollout.Collector`:
+each hand is dealt by an environment of the config's options (its deck count drawn from
+``ppo_decks``, mid-match dealers and random levels included) and played on a table; an
+opponent kind is drawn per hand from the league mix; the reward is the hand's, less the
+duplicate baseline, plus the point-gain shaping, with the failed-throw cost at the steps
+that committed failed throws; collection stops at the first hand boundary after the target
+(a table whose hand ended after that stays over). One difference: the snapshot hands of a
+collection all face one past snapshot, drawn at its start (one forward pass a step for it,
+not one per snapshot; over updates every snapshot is drawn alike). Advice and other
+rule-based opponents use the per-environment collector.
 """
 
 from __future__ import annotations
@@ -19,32 +26,36 @@ from typing import Any
 import numpy as np
 import torch
 
+from agents import HeuristicAgent
 from agents.advice import NO_ADVICE
-from shengji_env.core import load_core
+from agents.behaviour import failed_leads
+from agents.planning import planned_action
+from agents.search import CORE_POLICIES
+from shengji_env.actions import DecisionKind
+from shengji_env.core import load_core, to_game
+from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
+from shengji_env.env import raw_env
+from shengji_env.rules import Game, RuleConfig
 from shengji_env.vector import TableBatch
+from shengji_env.view import seat_view
 
-from .config import TrainConfig
+from .baseline import HeuristicBaseline, point_scores
+from .config import TrainConfig, draw_decks
 from .league import NetworkPool
-from .trajectories import gae
+from .trajectories import gae_segments, throw_penalties
 
-NETWORK_KINDS = frozenset({"self", "snapshot"})
+BATCH_OPPONENTS = frozenset({"self", "snapshot", "heuristic"})
 LEARNER = -1  # the group key of learner rows (snapshot rows use their index)
+HEURISTIC = -2  # the group key (and opponent) of the heuristic's rows
+CHOICES = (DecisionKind.BID, DecisionKind.BURY)  # the heuristic's decisions made in Python
+PHASE = OBS_LAYOUT["phase"].start
 
 
 def batchable(config: TrainConfig) -> bool:
     """Whether :class:`BatchCollector` can collect for ``config``: the core is built, every
-    opponent is a network, no advice, baseline, shaping or deck mix, and no per-episode random
-    level."""
-    options = config.env_options
+    opponent is a network or the heuristic, and no advice."""
     return (
-        load_core() is not None
-        and set(config.opponents) <= NETWORK_KINDS
-        and not config.advice
-        and not config.duplicate_baseline
-        and not config.failed_throw_cost
-        and not config.point_gain_coef
-        and not config.ppo_decks
-        and options.get("start_level") != "random"
+        load_core() is not None and set(config.opponents) <= BATCH_OPPONENTS and not config.advice
     )
 
 
@@ -56,31 +67,50 @@ def gumbel_max(logits: torch.Tensor, generator: torch.Generator) -> torch.Tensor
     return (logits - uniform.log_().neg_().log_()).argmax(dim=1)
 
 
+def decision_kind(observation: np.ndarray) -> DecisionKind:
+    """The decision an observation's seat is making, from its phase block."""
+    for kind, slot in PHASE_SLOTS.items():
+        if observation[PHASE + slot]:
+            return kind
+    raise RuntimeError("the observation shows no decision")
+
+
+@dataclass
+class _Hand:
+    """What a table's hand needs beyond the arrays of :class:`_Hands`."""
+
+    config: RuleConfig  # the hand's rules (deck count and start level)
+    baseline: np.ndarray  # each seat's duplicate baseline (zeros without one)
+    baseline_points: np.ndarray  # each seat's point score in the baseline's hand (or zeros)
+    plan: list[int] = field(default_factory=list)  # the heuristic's current decision
+
+
 class _Hands:
     """The hand on each table, as arrays: its serial number in this collection, which seats
-    the learner plays, the snapshot playing the others (-1: none) and how many learner
-    samples it has so far."""
+    the learner plays, the opponent playing the others (a snapshot index, HEURISTIC, or -1
+    when the learner plays all four) and how many learner samples it has so far."""
 
     def __init__(self, count: int) -> None:
         self.serial = np.zeros(count, dtype=np.int64)
         self.learner = np.zeros((count, 4), dtype=bool)
         self.opponent = np.full(count, -1, dtype=np.int64)
         self.samples = np.zeros(count, dtype=np.int64)
+        self.hands: list[_Hand | None] = [None] * count
         self.started = 0
 
-    def start(self, index: int, learner_seats: tuple[int, ...], opponent: int) -> None:
+    def start(self, index: int, learner_seats: tuple[int, ...], opponent: int, hand: _Hand) -> None:
         self.serial[index], self.started = self.started, self.started + 1
         self.learner[index] = False
         self.learner[index, list(learner_seats)] = True
         self.opponent[index] = opponent
         self.samples[index] = 0
+        self.hands[index] = hand
 
     def groups(self, active: np.ndarray, seats: np.ndarray) -> dict[int, np.ndarray]:
-        """Active tables by the network that acts there (learner, or a snapshot index), the
-        networks in the order of their first table."""
+        """Active tables by who acts there (LEARNER, a snapshot index or HEURISTIC), in the
+        order of their first table."""
         indices = np.flatnonzero(active)
-        learner = self.learner[indices, seats[indices]] | (self.opponent[indices] < 0)
-        keys = np.where(learner, LEARNER, self.opponent[indices])
+        keys = np.where(self.learner[indices, seats[indices]], LEARNER, self.opponent[indices])
         unique, first = np.unique(keys, return_index=True)
         return {int(key): indices[keys == key] for key in unique[np.argsort(first)]}
 
@@ -93,6 +123,8 @@ class _Record:
     blocks: list[tuple[np.ndarray, ...]] = field(default_factory=list)
     finish_order: dict[int, int] = field(default_factory=dict)  # hand serial -> position
     final_rewards: dict[int, np.ndarray] = field(default_factory=dict)  # serial -> 4 seats
+    failed: dict[int, list[list[bool]]] = field(default_factory=dict)  # serial -> per seat
+    throw_cost: float = 0.0
 
     def add(self, *columns: np.ndarray) -> None:
         self.blocks.append(columns)
@@ -107,17 +139,21 @@ class _Record:
         finish[list(self.finish_order)] = list(self.finish_order.values())
         position = finish[serials]
         order = np.lexsort((np.arange(len(serials)), seats, position))
-        serials, seats, values = serials[order], seats[order], values[order]
+        obs, serials, seats, values = obs[order], serials[order], seats[order], values[order]
         starts = np.flatnonzero(
             np.r_[True, (serials[1:] != serials[:-1]) | (seats[1:] != seats[:-1])]
         )
-        advantages = np.zeros_like(values)
+        rewards = np.zeros(len(order), dtype=np.float32)
         for start, stop in zip(starts, np.r_[starts[1:], len(order)], strict=True):
-            rewards = np.zeros(stop - start, dtype=np.float32)
-            rewards[-1] = self.final_rewards[int(serials[start])][int(seats[start])]
-            advantages[start:stop] = gae(rewards, values[start:stop], gamma, lam)
+            serial, seat = int(serials[start]), int(seats[start])
+            if serial in self.failed:
+                rewards[start:stop] = throw_penalties(
+                    obs[start:stop], self.failed[serial][seat], self.throw_cost
+                )
+            rewards[stop - 1] += self.final_rewards[serial][seat]
+        advantages = gae_segments(rewards, values, starts, gamma, lam)
         return {
-            "obs": obs[order],
+            "obs": obs,
             "masks": masks[order],
             "actions": actions[order],
             "logprobs": logprobs[order],
@@ -128,20 +164,64 @@ class _Record:
         }
 
 
+@dataclass
+class _Totals:
+    """Per finished hand: the learner's reward and, against the heuristic, its gain over
+    the baseline with the deck count."""
+
+    steps: int = 0
+    rewards: list[float] = field(default_factory=list)
+    gains: list[float] = field(default_factory=list)
+    gain_decks: list[int] = field(default_factory=list)
+
+
 class BatchCollector(NetworkPool):
     """Collects learner samples from ``envs_per_worker`` tables stepped together."""
 
     def __init__(self, config: TrainConfig) -> None:
         super().__init__(config)
-        self.options = config.env_options
+        options = dict(config.env_options)
+        options.pop("start", None)
+        if options.get("start_level") == "random":
+            del options["start_level"]
+        self.table_options = options  # the batch's rules: each hand brings its own
+        self.dealers: dict[int, Any] = {}  # an environment per deck count: deals the hands
+        self.baseline = HeuristicBaseline(config.env_options)
+        self.heuristic = HeuristicAgent()
+        self.snapshot = -1  # the snapshot this collection's snapshot hands are played by
 
-    def _new_hand(self, hands: _Hands, index: int, rng: np.random.Generator) -> None:
+    def _deal(self, decks: int, seed: int) -> Game:
+        """The hand an environment of the config's options deals from ``seed``."""
+        if decks not in self.dealers:
+            self.dealers[decks] = raw_env(**{**self.config.env_options, "decks": decks})
+        dealer = self.dealers[decks]
+        dealer.reset(seed=seed)
+        return dealer.game
+
+    def _new_hand(
+        self, batch: TableBatch, hands: _Hands, index: int, rng: np.random.Generator
+    ) -> None:
+        """Deals table ``index`` its next hand and draws who plays it, as the
+        per-environment collector does."""
+        config = self.config
+        seed = int(rng.integers(2**31))
+        decks = draw_decks(config.ppo_decks, rng) if config.ppo_decks else config.decks
+        game = self._deal(decks, seed)
+        baseline, points = np.zeros(4), np.zeros(4)
+        if config.duplicate_baseline:
+            scores = self.baseline.score(decks, seed)
+            baseline, points = np.array(scores[0]), np.array(scores[1])
+        hand = _Hand(game.config, baseline, points)
+        batch.start(index, game)
         kind = self.draw_kind(rng)
-        if kind == "self" or not self.snapshots:
-            hands.start(index, (0, 1, 2, 3), -1)
+        if kind == "snapshot" and not self.snapshots:
+            kind = "self"
+        if kind == "self":
+            hands.start(index, (0, 1, 2, 3), -1, hand)
             return
         team = int(rng.integers(2))
-        hands.start(index, (team, team + 2), int(rng.integers(len(self.snapshots))))
+        opponent = self.snapshot if kind == "snapshot" else HEURISTIC
+        hands.start(index, (team, team + 2), opponent, hand)
 
     @torch.no_grad()
     def collect(self, target_steps: int, seed: int) -> dict[str, np.ndarray]:
@@ -150,35 +230,87 @@ class BatchCollector(NetworkPool):
         rng = np.random.default_rng(seed)
         generator = torch.Generator().manual_seed(seed)
         count = config.envs_per_worker
-        batch = TableBatch(count, seed=int(rng.integers(2**63)), **self.options)
+        batch = TableBatch(count, seed=int(rng.integers(2**63)), redeal=False, **self.table_options)
         out = batch.reset()
+        self.snapshot = int(rng.integers(len(self.snapshots))) if self.snapshots else -1
         hands = _Hands(count)
         for index in range(count):
-            self._new_hand(hands, index, rng)
+            self._new_hand(batch, hands, index, rng)
         active = np.ones(count, dtype=bool)
-        record = _Record()
-        steps, rewards = 0, []
+        record = _Record(throw_cost=config.failed_throw_cost)
+        totals = _Totals()
         while active.any():
-            actions = out.masks.argmax(axis=1).astype(np.int64)  # retired tables: any legal
+            actions = np.zeros(count, dtype=np.int64)  # tables over: their action is ignored
             for key, rows in hands.groups(active, out.seats).items():
-                self._act(key, rows, hands, out, actions, generator, record)
+                if key == HEURISTIC:
+                    self._heuristic_actions(rows, batch, hands, out, actions)
+                else:
+                    self._act(key, rows, hands, out, actions, generator, record)
             out = batch.step(actions)
             for index in np.flatnonzero(out.dones & active):
-                serial = int(hands.serial[index])
-                record.finish_order[serial] = len(record.finish_order)
-                record.final_rewards[serial] = out.rewards[index].astype(np.float64)
-                steps += int(hands.samples[index])
-                first_learner = int(np.flatnonzero(hands.learner[index])[0])
-                rewards.append(float(out.rewards[index, first_learner]))
-                if steps < target_steps:
-                    self._new_hand(hands, index, rng)
+                self._finish(index, batch, hands, out.rewards[index], record, totals)
+                if totals.steps < target_steps:
+                    self._new_hand(batch, hands, int(index), rng)
                 else:
                     active[index] = False
         result = record.arrays(config.gamma, config.gae_lambda)
-        result["hand_rewards"] = np.array(rewards, dtype=np.float32)
-        result["hand_gains"] = np.zeros(0, dtype=np.float32)
-        result["hand_gain_decks"] = np.zeros(0, dtype=np.int64)
+        result["hand_rewards"] = np.array(totals.rewards, dtype=np.float32)
+        result["hand_gains"] = np.array(totals.gains, dtype=np.float32)
+        result["hand_gain_decks"] = np.array(totals.gain_decks, dtype=np.int64)
         return result
+
+    def _finish(
+        self,
+        index: int,
+        batch: TableBatch,
+        hands: _Hands,
+        rewards: np.ndarray,
+        record: _Record,
+        totals: _Totals,
+    ) -> None:
+        """A table's hand ended: its learner seats' final rewards (less the baseline, with
+        the point-gain shaping) and failed throws go to the record."""
+        config = self.config
+        hand = hands.hands[index]
+        assert hand is not None
+        serial = int(hands.serial[index])
+        final = rewards.astype(np.float64) - hand.baseline
+        seats = np.flatnonzero(hands.learner[index])
+        if config.point_gain_coef or config.failed_throw_cost:
+            game = to_game(batch.state(index), hand.config)
+            if config.point_gain_coef:
+                gained = np.array(point_scores(game)) - hand.baseline_points
+                final += config.point_gain_coef * gained
+            if config.failed_throw_cost:
+                record.failed[serial] = [failed_leads(game, seat) for seat in range(4)]
+        record.finish_order[serial] = len(record.finish_order)
+        record.final_rewards[serial] = final
+        totals.steps += int(hands.samples[index])
+        first = int(seats[0])
+        totals.rewards.append(float(rewards[first]))
+        if hands.opponent[index] == HEURISTIC:
+            totals.gains.append(float(rewards[first]) - float(hand.baseline[first]))
+            totals.gain_decks.append(hand.config.decks)
+
+    def _heuristic_actions(
+        self, rows: np.ndarray, batch: TableBatch, hands: _Hands, out: Any, actions: np.ndarray
+    ) -> None:
+        """The heuristic's next card or COMMIT at each of ``rows``: a new decision is planned
+        whole (leads and follows by the core's copy of the bot, bids and buries by
+        HeuristicAgent on the table's state) and fed card by card."""
+        for index in rows:
+            hand = hands.hands[index]
+            assert hand is not None
+            selected = len(batch.selection(int(index)))
+            if not selected:
+                kind = decision_kind(out.observations[index])
+                if kind in CHOICES:
+                    game = to_game(batch.state(int(index)), hand.config)
+                    view = seat_view(game, int(out.seats[index]), kind)
+                    hand.plan = list(self.heuristic.decide(view))
+                else:
+                    hand.plan = batch.bot_play(int(index), CORE_POLICIES["heuristic"])
+            actions[index] = planned_action(hand.plan, selected)
 
     def _act(
         self,

@@ -207,7 +207,11 @@ class Collector(NetworkPool):
         if config.failed_throw_cost:
             game = hand.env.game
             shaping = {
-                seat: throw_penalties(steps, failed_leads(game, seat), config.failed_throw_cost)
+                seat: throw_penalties(
+                    np.array([step[0] for step in steps]),
+                    failed_leads(game, seat),
+                    config.failed_throw_cost,
+                )
                 for seat, steps in hand.samples.items()
             }
         return hand_arrays(hand.samples, rewards, config.gamma, config.gae_lambda, shaping)

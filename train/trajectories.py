@@ -40,25 +40,43 @@ def gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: float) -> np
     return advantages
 
 
-def lead_ends(steps: Sequence[Sample]) -> list[int]:
-    """The steps of one seat's trajectory that ended each of its leads, in order: lead steps
-    after which the seat's next decision starts (its selection empty) or it has none (a card
-    that leaves nothing but ``COMMIT`` commits by itself, so the end is not always COMMIT)."""
-    last = len(steps) - 1
-    return [
-        i
-        for i, step in enumerate(steps)
-        if step[0][LEAD_PHASE] and (i == last or not steps[i + 1][0][SELECTION].any())
-    ]
+def gae_segments(
+    rewards: np.ndarray, values: np.ndarray, starts: np.ndarray, gamma: float, lam: float
+) -> np.ndarray:
+    """:func:`gae` of several finished trajectories laid end to end (``starts``: the index
+    of each one's first step, ascending), all at once: one pass over the longest."""
+    lengths = np.diff(np.r_[starts, len(values)])
+    rows = np.repeat(np.arange(len(starts)), lengths)
+    columns = np.arange(len(values)) - np.repeat(starts, lengths)
+    padded_rewards = np.zeros((len(starts), lengths.max() + 1), dtype=np.float64)
+    padded_values = np.zeros_like(padded_rewards)  # a value of 0 past each trajectory's end
+    padded_rewards[rows, columns] = rewards
+    padded_values[rows, columns] = values
+    deltas = padded_rewards[:, :-1] + gamma * padded_values[:, 1:] - padded_values[:, :-1]
+    advantages = np.zeros_like(padded_rewards)
+    for step in range(deltas.shape[1] - 1, -1, -1):
+        advantages[:, step] = deltas[:, step] + gamma * lam * advantages[:, step + 1]
+    return advantages[rows, columns].astype(values.dtype)
 
 
-def throw_penalties(steps: Sequence[Sample], failed: Sequence[bool], cost: float) -> np.ndarray:
-    """Per-step rewards of one seat's trajectory: ``-cost`` at the step that ended each lead
-    that ``failed`` (one flag per trick the seat led, in order), 0 elsewhere."""
-    ends = lead_ends(steps)
+def lead_ends(observations: np.ndarray) -> list[int]:
+    """The steps of one seat's trajectory (its observations, one row a step) that ended each
+    of its leads, in order: lead steps after which the seat's next decision starts (its
+    selection empty) or it has none (a card that leaves nothing but ``COMMIT`` commits by
+    itself, so the end is not always COMMIT)."""
+    leading = observations[:, LEAD_PHASE] > 0
+    next_empty = np.r_[~observations[1:, SELECTION].any(axis=1), True]
+    return np.flatnonzero(leading & next_empty).tolist()
+
+
+def throw_penalties(observations: np.ndarray, failed: Sequence[bool], cost: float) -> np.ndarray:
+    """Per-step rewards of one seat's trajectory (its observations): ``-cost`` at the step
+    that ended each lead that ``failed`` (one flag per trick the seat led, in order), 0
+    elsewhere."""
+    ends = lead_ends(observations)
     if len(ends) != len(failed):
         raise RuntimeError(f"{len(ends)} leads recorded for {len(failed)} tricks led")
-    penalties = np.zeros(len(steps), dtype=np.float32)
+    penalties = np.zeros(len(observations), dtype=np.float32)
     penalties[[step for step, flag in zip(ends, failed, strict=True) if flag]] = -cost
     return penalties
 

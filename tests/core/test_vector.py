@@ -77,6 +77,74 @@ def test_a_refused_action_steps_no_table():
     assert [batch.state(i) for i in range(3)] == before
 
 
+@pytest.mark.parametrize("decks", [1, 3])
+def test_a_started_table_plays_the_given_hand_and_without_redeal_stays_over(decks):
+    """A mid-match hand of another deck count, dealt by the env: the table's observations
+    and masks are the env's, step by step, to the end; then the table stays over and its
+    action is ignored while the other table plays on."""
+    from shengji_env.env import raw_env
+    from shengji_env.vector import TableBatch
+
+    env = raw_env(decks=decks, start="mid_match", start_level="random")
+    env.reset(seed=11)
+    batch = TableBatch(2, seed=3, redeal=False, decks=2)
+    batch.reset()
+    out = batch.start(0, env.game)
+    rng = np.random.default_rng(1)
+    while True:
+        observed = env.observe(env.agent_selection)
+        assert out.seats[0] == env.possible_agents.index(env.agent_selection)
+        assert np.array_equal(out.observations[0], observed["observation"])
+        assert np.array_equal(out.masks[0], observed["action_mask"])
+        actions = random_actions(out.masks, rng)
+        env.step(int(actions[0]))
+        out = batch.step(actions)
+        if out.dones[0]:
+            break
+    assert tuple(out.rewards[0]) == tuple(env.rewards[agent] for agent in env.possible_agents)
+    finished = batch.state(0)
+    assert not out.masks[0].any()
+    for _ in range(3):
+        actions = random_actions(out.masks, rng)
+        actions[0] = 99  # out of range: ignored at a table that is over
+        out = batch.step(actions)
+        assert not out.dones[0] and not out.rewards[0].any()
+    assert batch.state(0) == finished
+
+
+def test_a_batch_refuses_a_hand_of_other_rules():
+    from shengji_env.vector import TableBatch
+
+    batch = TableBatch(1, redeal=False, decks=2)
+    game = Game(RuleConfig(decks=2, twos_always_trump=True), seed=1)
+    with pytest.raises(ValueError, match="other rules than the batch's"):
+        batch.start(0, game)
+
+
+def test_the_batch_rule_bot_plays_what_the_table_bot_plays():
+    from shengji_env.engines import CoreEngine
+    from shengji_env.vector import TableBatch
+
+    config = RuleConfig(decks=2)
+    game = Game(config, seed=4)
+    engine = CoreEngine(config, match=False, points=False)
+    engine.start(game)
+    batch = TableBatch(1, redeal=False, decks=2)
+    out = batch.start(0, game)
+    with pytest.raises(ValueError, match="play phase"):
+        batch.bot_play(0, 0)
+    plays = 0
+    while plays < 40:
+        if engine.kind().value in ("lead", "follow") and not engine.selection():
+            assert batch.bot_play(0, 0) == engine.bot_play(0)
+            assert batch.bot_play(0, 1) == engine.bot_play(1)
+            plays += 1
+        action = int(np.flatnonzero(engine.mask())[0])
+        engine.step(action)
+        out = batch.step(np.array([action]))
+        assert not out.dones[0]
+
+
 def test_bad_arguments_are_named():
     from shengji_env.vector import TableBatch
 
@@ -96,7 +164,7 @@ def test_the_batch_collector_collects_whole_hands_deterministically():
     overrides = ["envs_per_worker=4", "opponents={self: 1.0}", "hidden_sizes=[32]"]
     config = load_config(None, overrides)
     assert batchable(config) and isinstance(make_collector(config), BatchCollector)
-    mixed = load_config(None, ["opponents={self: 0.5, heuristic: 0.5}"])
+    mixed = load_config(None, ["opponents={self: 0.5, greedy: 0.5}"])
     assert not batchable(mixed) and isinstance(make_collector(mixed), Collector)
     one, other = BatchCollector(config), BatchCollector(config)
     other.load(one.policy.state_dict(), [])

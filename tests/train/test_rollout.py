@@ -117,9 +117,9 @@ def test_a_failed_throw_costs_the_learner_at_the_step_that_committed_it(tmp_path
 
 
 def test_the_cost_needs_one_lead_commit_per_trick_led():
-    steps = [(np.zeros(1017, np.float32), None, 3, 0.0, 0.0, 0)]  # a bid, not a lead
+    observations = np.zeros((1, 1017), np.float32)  # a bid, not a lead
     with pytest.raises(RuntimeError, match="0 leads recorded for 1 tricks led"):
-        throw_penalties(steps, [True], 0.1)
+        throw_penalties(observations, [True], 0.1)
 
 
 def test_each_hand_draws_its_deck_count_from_the_mix_and_its_baseline_plays_that_deal(tmp_path):
