@@ -256,10 +256,13 @@ void check_bot_start(const Game& g, int policy) {
   if (g.phase != Phase::kPlay) throw py::value_error("rule bots play in the play phase");
 }
 
-// The lead or follow a rule bot plays now from the game's own hand, in card order.
+// The decision a rule bot makes now from the game's own hand, in card order: the
+// heuristic's bid, bury, lead or follow; the greedy bot's lead or follow.
 Cards own_bot_play(const Game& g, int policy) {
-  check_bot_start(g, policy);
   const Cards hand = sorted_hand(g.hands[g.current_player]);
+  if (policy == 0 && g.phase == Phase::kBid) return heuristic_bid(g, hand);
+  if (policy == 0 && g.phase == Phase::kBury) return heuristic_bury(g, hand);
+  check_bot_start(g, policy);
   return bot_play(static_cast<BotPolicy>(policy), SeatSight(g, g.current_player, hand));
 }
 
@@ -435,8 +438,21 @@ void bind_table(py::module_& m) {
       .def(
           "own_bot_play", [](const Table& t, int policy) { return own_bot_play(t.game(), policy); },
           py::arg("policy"),
-          "The lead or follow a rule bot plays now from the game's own hand, in card order "
-          "(the order `export` gives).")
+          "The decision a rule bot makes now from the game's own hand, in card order (the "
+          "order `export` gives): the heuristic's (0) bid, bury, lead or follow; the greedy "
+          "bot's (1) lead or follow.")
+      .def(
+          "heuristic_hand",
+          [](const Table& t) {
+            const Game& g = t.game();
+            if (g.phase != Phase::kBid && g.phase != Phase::kBury && g.phase != Phase::kPlay) {
+              throw py::value_error("the hand is over: nothing to play out");
+            }
+            py::gil_scoped_release released;
+            return heuristic_hand(g);
+          },
+          "The hand played out from here by the heuristic in every seat (hands in card "
+          "order), the table unchanged: (the attackers' final points, the dealer).")
       .def(
           "rollouts",
           [](const Table& t, const std::array<Cards, 4>& hands, const std::vector<Cards>& plays,

@@ -536,6 +536,90 @@ Cards bot_play(BotPolicy policy, const SeatSight& sight) {
   return lead ? heuristic_lead(sight) : heuristic_follow(sight);
 }
 
+Cards heuristic_bid(const Game& game, const Cards& hand) {
+  int jokers = 0;
+  int levels = 0;
+  for (int card : hand) {
+    jokers += card >= kSmallJoker;
+    levels += rank_of(card) == game.level;
+  }
+  const double size = static_cast<double>(std::max<size_t>(1, hand.size()));
+  const Cards* best = nullptr;
+  double best_share = 0.0;
+  const std::vector<Cards> options = game.legal_bids(game.current_player);
+  for (const Cards& cards : options) {
+    int strength = jokers + levels;
+    if (cards[0] < kSmallJoker) {  // a suit: its other cards are trump too
+      const int suit = printed_suit(cards[0]);
+      for (int card : hand) strength += printed_suit(card) == suit && rank_of(card) != game.level;
+    }
+    const double share = strength / size;
+    if (best == nullptr || share > best_share) {
+      best = &cards;
+      best_share = share;
+    }
+  }
+  const double threshold = game.has_bid ? 0.4 : 0.3;
+  if (best != nullptr && best_share >= threshold && hand.size() >= 5) return *best;
+  return {};
+}
+
+namespace {
+
+// HeuristicAgent._is_top: among the two highest ranks of its effective suit.
+bool is_top(int card, const Trump& ctx) {
+  return ctx.key[card] >= ctx.key_count[ctx.suit[card]] - 2;
+}
+
+}  // namespace
+
+Cards heuristic_bury(const Game& game, const Cards& hand) {
+  const Trump& ctx = game.ctx;
+  const size_t size = static_cast<size_t>(game.rules.kitty_size());
+  Groups side = by_suit(hand, ctx);
+  side.erase(std::remove_if(side.begin(), side.end(),
+                            [](const auto& group) { return group.first == kTrump; }),
+             side.end());
+  std::array<double, kCardTypes> keep{};
+  for (const auto& group : side) {
+    for (const Component& component : decompose(group.second, ctx)) {
+      for (int card : component.cards) {
+        const double value = 2 * component.multiplicity * component.length + ctx.key[card] / 20.0;
+        keep[card] = std::max(keep[card], value);
+      }
+    }
+  }
+  Cards buried;
+  std::stable_sort(side.begin(), side.end(),
+                   [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+  for (const auto& [suit, cards] : side) {  // empty the shortest side suits first
+    if (buried.size() + cards.size() > size) continue;
+    const bool kept = std::any_of(cards.begin(), cards.end(), [&](int card) {
+      return card_points(card) > 0 || keep[card] >= 4 || is_top(card, ctx);
+    });
+    if (!kept) buried.insert(buried.end(), cards.begin(), cards.end());
+  }
+  Counts held{};
+  for (int card : hand) ++held[card];
+  auto count_in = [](const Cards& cards, int card) {
+    return static_cast<int>(std::count(cards.begin(), cards.end(), card));
+  };
+  Cards rest;
+  for (int card : hand) {
+    if (count_in(buried, card) < held[card]) rest.push_back(card);
+  }
+  auto key = [&](int card) {
+    return std::make_tuple(ctx.suit[card] == kTrump, keep[card] >= 4, card_points(card) > 0,
+                           is_top(card, ctx), keep[card], static_cast<int>(ctx.key[card]));
+  };
+  std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) { return key(a) < key(b); });
+  for (int card : rest) {  // then the lowest loose cards
+    if (buried.size() == size) break;
+    if (count_in(buried, card) < held[card]) buried.push_back(card);
+  }
+  return buried;
+}
+
 namespace {
 
 // Drops from the ordered `hand` the first copies of the cards that left `counts`
@@ -568,6 +652,27 @@ int rollout(Game game, std::array<Cards, 4> hands, const Cards& first, BotPolicy
     sync_hand(hands[seat], game.hands[seat]);
   }
   return game.result.attacker_points;
+}
+
+std::pair<int, int> heuristic_hand(Game game) {
+  auto in_card_order = [](const Counts& counts) {
+    Cards cards;
+    for (int card = 0; card < kCardTypes; ++card) cards.insert(cards.end(), counts[card], card);
+    return cards;
+  };
+  while (game.phase == Phase::kBid || game.phase == Phase::kBury) {
+    const Cards hand = in_card_order(game.hands[game.current_player]);
+    game.step(game.phase == Phase::kBid ? heuristic_bid(game, hand) : heuristic_bury(game, hand),
+              false);
+  }
+  std::array<Cards, 4> hands;
+  for (int seat = 0; seat < 4; ++seat) hands[seat] = in_card_order(game.hands[seat]);
+  while (game.phase == Phase::kPlay) {
+    const int seat = game.current_player;
+    game.step(bot_play(BotPolicy::kHeuristic, SeatSight(game, seat, hands[seat])), true);
+    sync_hand(hands[seat], game.hands[seat]);
+  }
+  return {game.result.attacker_points, game.result.dealer};
 }
 
 }  // namespace shengji

@@ -38,10 +38,18 @@ Cards greedy_lead(const SeatSight& sight);
 Cards greedy_follow(const SeatSight& sight);
 // The lead or follow `policy` plays for the game's current player.
 Cards bot_play(BotPolicy policy, const SeatSight& sight);
+// HeuristicAgent.bid and .bury for the game's current player, whose hand is `hand` (in the
+// reference's order): the declaration (empty: a pass) and the kitty.
+Cards heuristic_bid(const Game& game, const Cards& hand);
+Cards heuristic_bury(const Game& game, const Cards& hand);
 
 // Plays the hand out from `game` (the play phase) after `first` is played by the current
 // player, every later play by `policy`; the attackers' final points. `hands` holds each
 // seat's hand in the reference's order and is consumed.
 int rollout(Game game, std::array<Cards, 4> hands, const Cards& first, BotPolicy policy);
+// Plays the hand of `game` out from any phase of it (a bid, a bury or a play) with the
+// heuristic in every seat, each hand in card order; (the attackers' final points, the
+// dealer).
+std::pair<int, int> heuristic_hand(Game game);
 
 }  // namespace shengji

@@ -209,8 +209,9 @@ class CoreEngine:
         return self.table.team_rewards if self.table.over else None
 
     def bot_play(self, policy: int) -> list[int]:
-        """The lead or follow the core's rule bot ``policy`` (0 heuristic, 1 greedy) makes
-        now: the play the Python bot's ``decide`` makes on this decision's view."""
+        """The decision the core's rule bot ``policy`` makes now: the heuristic's (0) bid,
+        bury, lead or follow, the greedy bot's (1) lead or follow — what the Python bot's
+        ``decide`` makes on this decision's view."""
         return self.table.own_bot_play(policy)
 
     def game(self) -> Game:

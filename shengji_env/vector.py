@@ -134,8 +134,9 @@ class TableBatch:
         return out
 
     def bot_play(self, table: int, policy: int) -> list[int]:
-        """The lead or follow the core's rule bot ``policy`` (0 heuristic, 1 greedy) makes now
-        at ``table`` from the game's own hand, in card order (see ``Table.own_bot_play``)."""
+        """The decision the core's rule bot ``policy`` makes now at ``table`` from the game's
+        own hand, in card order: the heuristic's (0) bid, bury, lead or follow, the greedy
+        bot's (1) lead or follow (see ``Table.own_bot_play``)."""
         return self._batch.own_bot_play(table, policy)
 
     def state(self, table: int) -> dict[str, Any]:

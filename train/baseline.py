@@ -1,10 +1,10 @@
 """PPO's duplicate baseline: what HeuristicAgent scores from each seat on a hand's own deal.
 
-The heuristic declares and buries through the environment, as in any hand; from its first
-lead on, the compiled core's copy of its leads and follows (``csrc/bots.cpp``, the same
-plays, ties included) plays the hand out in one call. The attackers' final points then
-give each seat's reward and point score exactly as the environment's own end of hand
-would. Without the core the whole hand is played in Python (:func:`agents.play.play_hand`).
+On the compiled core its copy of the heuristic (``csrc/bots.cpp``: the same bids, buries,
+leads and follows, ties included, from hands in card order) plays the whole hand in one
+call. The attackers' final points then give each seat's reward and point score exactly as
+the environment's own end of hand would. Without the core the whole hand is played in
+Python (:func:`agents.play.play_hand`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from typing import Any
 
 from agents import HeuristicAgent
 from agents.play import play_hand
-from agents.search import CORE_POLICIES
-from shengji_env.actions import DecisionKind
 from shengji_env.core import load_core, rule_arguments, state_of
 from shengji_env.env import points_rewards, raw_env
 
@@ -36,27 +34,13 @@ class HeuristicBaseline:
         if load_core() is None:
             return play_hand(env, [self.bot] * 4, seed), point_scores(env.game)
         env.reset(seed=seed)
-        self.bot.reset()
-        view = self._declare_and_bury(env)
         game = env.game
         table = self._table(decks, game.config)
         table.load(state_of(game))
-        lead = self.bot.decide(view)
-        total = table.rollouts(game.hands, [lead], CORE_POLICIES["heuristic"])[0]
-        dealer = game.dealer
+        total, dealer = table.heuristic_hand()
         team_rewards = points_rewards(dealer, total, env.reward_kind, game.config)
         rewards = [team_rewards[seat % 2] for seat in range(4)]
         return rewards, point_bands(total, dealer, decks)
-
-    def _declare_and_bury(self, env: Any) -> Any:
-        """Plays the heuristic until the first lead (every hand has one, with no trump if
-        nobody declares: RULES.md §4); that lead's view."""
-        while True:
-            observed, _, _, _, info = env.last()
-            view = info["view"]
-            if view.kind is DecisionKind.LEAD:
-                return view
-            env.step(self.bot.act(observed, info))
 
     def _env(self, decks: int) -> Any:
         if decks not in self.envs:

@@ -2,9 +2,8 @@
 
 The :class:`BatchCollector` steps all its tables in one call each step (observations, masks
 and acting seats come back as arrays) and runs one forward pass per network over the rows
-it acts in: the learner, or a past snapshot for the other team. The heuristic opponent's
-leads and follows come from the core's copy of the bot, its bids and buries from
-HeuristicAgent on the table's state.
+it acts in: the learner, or a past snapshot for the other team. The heuristic opponent is
+the core's copy of the bot (its bids, buries, leads and follows).
 
 Hands, rewards and stopping follow the per-environment :class:`~train.rollout.Collector`:
 each hand is dealt by an environment of the config's options (its deck count drawn from
@@ -26,18 +25,14 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents import HeuristicAgent
 from agents.advice import NO_ADVICE
 from agents.behaviour import failed_leads
 from agents.planning import planned_action
 from agents.search import CORE_POLICIES
-from shengji_env.actions import DecisionKind
 from shengji_env.core import load_core, to_game
-from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
 from shengji_env.env import raw_env
 from shengji_env.rules import Game, RuleConfig
 from shengji_env.vector import TableBatch
-from shengji_env.view import seat_view
 
 from .baseline import HeuristicBaseline, point_scores
 from .config import TrainConfig, draw_decks
@@ -47,8 +42,6 @@ from .trajectories import gae_segments, throw_penalties
 BATCH_OPPONENTS = frozenset({"self", "snapshot", "heuristic"})
 LEARNER = -1  # the group key of learner rows (snapshot rows use their index)
 HEURISTIC = -2  # the group key (and opponent) of the heuristic's rows
-CHOICES = (DecisionKind.BID, DecisionKind.BURY)  # the heuristic's decisions made in Python
-PHASE = OBS_LAYOUT["phase"].start
 
 
 def batchable(config: TrainConfig) -> bool:
@@ -65,14 +58,6 @@ def gumbel_max(logits: torch.Tensor, generator: torch.Generator) -> torch.Tensor
     logits, -1e9, are never drawn)."""
     uniform = torch.rand(logits.shape, generator=generator).clamp_(min=1e-30)
     return (logits - uniform.log_().neg_().log_()).argmax(dim=1)
-
-
-def decision_kind(observation: np.ndarray) -> DecisionKind:
-    """The decision an observation's seat is making, from its phase block."""
-    for kind, slot in PHASE_SLOTS.items():
-        if observation[PHASE + slot]:
-            return kind
-    raise RuntimeError("the observation shows no decision")
 
 
 @dataclass
@@ -187,7 +172,6 @@ class BatchCollector(NetworkPool):
         self.table_options = options  # the batch's rules: each hand brings its own
         self.dealers: dict[int, Any] = {}  # an environment per deck count: deals the hands
         self.baseline = HeuristicBaseline(config.env_options)
-        self.heuristic = HeuristicAgent()
         self.snapshot = -1  # the snapshot this collection's snapshot hands are played by
 
     def _deal(self, decks: int, seed: int) -> Game:
@@ -243,7 +227,7 @@ class BatchCollector(NetworkPool):
             actions = np.zeros(count, dtype=np.int64)  # tables over: their action is ignored
             for key, rows in hands.groups(active, out.seats).items():
                 if key == HEURISTIC:
-                    self._heuristic_actions(rows, batch, hands, out, actions)
+                    self._heuristic_actions(rows, batch, hands, actions)
                 else:
                     self._act(key, rows, hands, out, actions, generator, record)
             out = batch.step(actions)
@@ -293,23 +277,17 @@ class BatchCollector(NetworkPool):
             totals.gain_decks.append(hand.config.decks)
 
     def _heuristic_actions(
-        self, rows: np.ndarray, batch: TableBatch, hands: _Hands, out: Any, actions: np.ndarray
+        self, rows: np.ndarray, batch: TableBatch, hands: _Hands, actions: np.ndarray
     ) -> None:
-        """The heuristic's next card or COMMIT at each of ``rows``: a new decision is planned
-        whole (leads and follows by the core's copy of the bot, bids and buries by
-        HeuristicAgent on the table's state) and fed card by card."""
+        """The heuristic's next card or COMMIT at each of ``rows``: a new decision is made
+        whole by the core's copy of the bot (its bid, bury, lead or follow) and fed card by
+        card."""
         for index in rows:
             hand = hands.hands[index]
             assert hand is not None
             selected = len(batch.selection(int(index)))
             if not selected:
-                kind = decision_kind(out.observations[index])
-                if kind in CHOICES:
-                    game = to_game(batch.state(int(index)), hand.config)
-                    view = seat_view(game, int(out.seats[index]), kind)
-                    hand.plan = list(self.heuristic.decide(view))
-                else:
-                    hand.plan = batch.bot_play(int(index), CORE_POLICIES["heuristic"])
+                hand.plan = batch.bot_play(int(index), CORE_POLICIES["heuristic"])
             actions[index] = planned_action(hand.plan, selected)
 
     def _act(

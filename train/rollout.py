@@ -30,7 +30,6 @@ from agents.behaviour import failed_leads
 from agents.network import PolicyNet
 from agents.planning import planned_action
 from agents.search import CORE_POLICIES
-from shengji_env.actions import DecisionKind
 from shengji_env.engines import CoreEngine
 from shengji_env.env import raw_env
 
@@ -39,8 +38,6 @@ from .batch_rollout import BatchCollector, batchable
 from .config import TrainConfig, draw_decks
 from .league import NetworkPool
 from .trajectories import BATCH_KEYS, hand_arrays, throw_penalties
-
-PLAYS = (DecisionKind.LEAD, DecisionKind.FOLLOW)
 
 
 @dataclass
@@ -181,11 +178,11 @@ class Collector(NetworkPool):
 
     def _rule_action(self, hand: _Hand, observed: dict) -> int:
         """A rule-based opponent's next action. Where the env runs on the compiled core, the
-        heuristic's leads and follows come from the core's copy of it (the same plays, with
-        no Python view to build), fed card by card as :class:`PlanningAgent` feeds them."""
+        heuristic's decisions come from the core's copy of it (the same bids, buries, leads
+        and follows, with no Python view to build), fed card by card as
+        :class:`PlanningAgent` feeds them."""
         engine = hand.env.engine
-        core_plays = isinstance(engine, CoreEngine) and engine.kind() in PLAYS
-        if core_plays and isinstance(hand.opponent, HeuristicAgent):
+        if isinstance(engine, CoreEngine) and isinstance(hand.opponent, HeuristicAgent):
             selected = len(engine.selection())
             if not selected:
                 hand.plan = engine.bot_play(CORE_POLICIES["heuristic"])

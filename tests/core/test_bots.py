@@ -13,7 +13,7 @@ from agents.greedy import GreedyAgent
 from agents.heuristic import HeuristicAgent
 from agents.search import CORE_POLICIES, SearchAgent
 from shengji_env.actions import DecisionKind
-from shengji_env.core import load_core, rule_arguments, state_of
+from shengji_env.core import load_core, rule_arguments, state_of, to_game
 from shengji_env.env import raw_env
 from shengji_env.information import resample
 from shengji_env.rules import Game, Phase, RuleConfig
@@ -53,6 +53,24 @@ def play_positions(rng: random.Random, decks: int, games: int):
                 game.step(BOTS["heuristic"].decide(seat_view(game, seat, kind)))
 
 
+def choice_positions(rng: random.Random, decks: int, games: int):
+    """Every declaration and bury decision of ``games`` seeded hands, each hand dealt at a
+    random level with either team dealing; declarations by the heuristic or, one time in
+    three, at random (so that stronger bids stand)."""
+    for _ in range(games):
+        config = random_config(rng, decks)
+        levels = (rng.randrange(13), rng.randrange(13))
+        game = Game(config, seed=rng.randrange(10**9), levels=levels, dealer=rng.randrange(4))
+        while game.phase in (Phase.BID, Phase.BURY):
+            yield game.clone(), config
+            seat = game.current_player
+            if game.phase is Phase.BID and rng.random() < 1 / 3:
+                game.step(random_action(game, rng))
+                continue
+            kind = DecisionKind.BID if game.phase is Phase.BID else DecisionKind.BURY
+            game.step(BOTS["heuristic"].decide(seat_view(game, seat, kind)))
+
+
 def loaded_table(game: Game, config: RuleConfig):
     table = core.Table(**rule_arguments(config), match=False, points=True)
     table.load(state_of(game))
@@ -86,6 +104,26 @@ def test_the_bots_play_as_the_reference(record_property, decks):
             compared += 1
     record_property(f"bot_plays_{decks}_decks", compared)
     assert compared > 1000
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3])
+def test_the_core_heuristic_bids_and_buries_as_the_reference(record_property, decks):
+    """From the game's own hands in card order (as the core exports them, so ties settle
+    alike): the same declaration or pass, and the same kitty in the same order."""
+    rng = random.Random(90 + decks)
+    compared = {Phase.BID: 0, Phase.BURY: 0}
+    declared = 0
+    for game, config in choice_positions(rng, decks, games=120):
+        table = loaded_table(game, config)
+        in_card_order = to_game(table.export(), config)
+        kind = DecisionKind.BID if game.phase is Phase.BID else DecisionKind.BURY
+        view = seat_view(in_card_order, game.current_player, kind)
+        expected = BOTS["heuristic"].decide(view)
+        assert table.own_bot_play(CORE_POLICIES["heuristic"]) == expected
+        compared[game.phase] += 1
+        declared += bool(expected) and game.phase is Phase.BID
+    record_property(f"bids_and_buries_{decks}_decks", (compared, declared))
+    assert compared[Phase.BID] > 150 and declared > 30 and compared[Phase.BURY] == 120
 
 
 @pytest.mark.parametrize("decks", [1, 2, 3])
@@ -148,10 +186,10 @@ def test_rollouts_refuse_what_is_not_a_position():
         SearchAgent(engine="gpu")
 
 
-def test_the_own_hand_bot_refuses_outside_the_play_phase():
+def test_the_own_hand_greedy_bot_refuses_outside_the_play_phase():
     table = core.Table(**rule_arguments(RuleConfig(decks=2)), match=False, points=True)
     table.reset(5, 0)
     with pytest.raises(ValueError, match="play phase"):
-        table.own_bot_play(CORE_POLICIES["heuristic"])
+        table.own_bot_play(CORE_POLICIES["greedy"])
     with pytest.raises(ValueError, match="policy must be"):
         table.own_bot_play(7)

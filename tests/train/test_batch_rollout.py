@@ -55,7 +55,7 @@ def test_the_batch_heuristic_plays_heuristic_agent_at_every_seat(tmp_path, decks
     steps = 0
     while not out.dones[0]:
         actions = np.zeros(1, dtype=np.int64)
-        collector._heuristic_actions(np.array([0]), batch, hands, out, actions)
+        collector._heuristic_actions(np.array([0]), batch, hands, actions)
         observed, _, _, _, info = env.last()
         assert actions[0] == bot.act(observed, info), f"step {steps}"
         env.step(int(actions[0]))
