@@ -34,11 +34,15 @@ class HeuristicBaseline:
         if load_core() is None:
             return play_hand(env, [self.bot] * 4, seed), point_scores(env.game)
         env.reset(seed=seed)
-        game = env.game
+        return self.score_hand(env.game, env.reward_kind)
+
+    def score_hand(self, game: Any, reward_kind: str) -> tuple[list[float], list[float]]:
+        """:meth:`score` of a hand already dealt (``game``, not changed), on the core."""
+        decks = game.config.decks
         table = self._table(decks, game.config)
         table.load(state_of(game))
         total, dealer = table.heuristic_hand()
-        team_rewards = points_rewards(dealer, total, env.reward_kind, game.config)
+        team_rewards = points_rewards(dealer, total, reward_kind, game.config)
         rewards = [team_rewards[seat % 2] for seat in range(4)]
         return rewards, point_bands(total, dealer, decks)
 

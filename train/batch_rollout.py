@@ -193,7 +193,7 @@ class BatchCollector(NetworkPool):
         game = self._deal(decks, seed)
         baseline, points = np.zeros(4), np.zeros(4)
         if config.duplicate_baseline:
-            scores = self.baseline.score(decks, seed)
+            scores = self.baseline.score_hand(game, self.dealers[decks].reward_kind)
             baseline, points = np.array(scores[0]), np.array(scores[1])
         hand = _Hand(game.config, baseline, points)
         batch.start(index, game)
