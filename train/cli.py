@@ -147,6 +147,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=count(1),
         help="stop (after a checkpoint) when this call has done this many distillation rounds",
     )
+    training.add_argument(
+        "--until-update",
+        type=count(1),
+        help="stop (after a checkpoint) when the run reaches this PPO update, over all its calls",
+    )
     training.add_argument("overrides", nargs="*", help="key=value settings over the config")
     args, rest = parser.parse_known_args(argv)
     if args.command == "demo":
@@ -340,6 +345,7 @@ def train_command(args: argparse.Namespace) -> int:
             resume=args.resume,
             max_seconds=seconds,
             max_rounds=args.max_rounds,
+            until_update=args.until_update,
             on_update=report(console, config.total_steps),
             on_phase=lambda text: console.print(f"[bold]{text}[/bold]"),
             overrides=overrides,

@@ -188,6 +188,7 @@ def train(
     max_updates: int | None = None,
     max_seconds: float | None = None,
     max_rounds: int | None = None,
+    until_update: int | None = None,
     on_update: Callable[[int, int, dict[str, float]], None] | None = None,
     on_phase: Callable[[str], None] | None = None,
     overrides: Mapping[str, Any] | None = None,
@@ -198,7 +199,9 @@ def train(
 
     ``max_updates`` (PPO updates), ``max_rounds`` (distillation rounds) and ``max_seconds``
     (checked after every update and every step of a distillation fit) stop this call early,
-    after a checkpoint, so a long run can be split across sessions and resumed exactly.
+    after a checkpoint, so a long run can be split across sessions and resumed exactly;
+    ``until_update`` stops the run at that PPO update, counted over all its calls (a recipe
+    that ends before ``total_steps``, where its learning rate has not yet annealed to zero).
     ``on_update(update, step, stats)`` is called after every update and ``on_phase(text)``
     when a phase starts (progress).
     """
@@ -292,7 +295,7 @@ def train(
     announce(on_phase, f"PPO from update {update}, step {global_step:,} of {config.total_steps:,}")
     workers = make_workers(config)
     try:
-        while global_step < config.total_steps:
+        while global_step < config.total_steps and (until_update is None or update < until_update):
             if config.anneal_lr:
                 fraction = 1.0 - global_step / config.total_steps
                 optimizer.param_groups[0]["lr"] = fraction * config.learning_rate
@@ -316,8 +319,10 @@ def train(
                 ]
                 snapshots = snapshots[-config.max_snapshots :]
             last = global_step >= config.total_steps
-            stopping = (max_updates is not None and update >= start_update + max_updates) or (
-                max_seconds is not None and time.perf_counter() - started_at > max_seconds
+            stopping = (
+                (max_updates is not None and update >= start_update + max_updates)
+                or (until_update is not None and update >= until_update)
+                or (max_seconds is not None and time.perf_counter() - started_at > max_seconds)
             )
             if (
                 update % config.checkpoint_every == 0

@@ -137,6 +137,22 @@ def test_the_cli_resumes_a_run_under_its_own_config(tmp_path):
     assert main(["train", "--resume", str(checkpoint), "entcoef=1"]) == 2
 
 
+def test_until_update_stops_the_run_at_that_update_over_all_its_calls(tmp_path):
+    from train.cli import main
+
+    settings = [*TINY, f"run_dir={tmp_path}", "num_workers=0", "run_name=until", "bc_steps=0"]
+    settings.append("checkpoint_every=5")  # the stop itself must checkpoint
+    assert main(["train", "--until-update", "1", *settings]) == 0  # of 3 updates
+    checkpoint = tmp_path / "until" / "checkpoint.pt"
+    assert load_checkpoint(checkpoint)["update"] == 1
+    assert main(["train", "--resume", str(checkpoint), "--until-update", "2"]) == 0
+    assert load_checkpoint(checkpoint)["update"] == 2
+    assert main(["train", "--resume", str(checkpoint), "--until-update", "2"]) == 0
+    assert load_checkpoint(checkpoint)["update"] == 2  # already there: no update
+    with pytest.raises(SystemExit):  # argparse: "0 is not >= 1"
+        main(["train", "--until-update", "0", *settings])
+
+
 def test_a_run_that_never_plays_its_snapshots_keeps_none(tmp_path):
     run = train(tiny(tmp_path, "num_workers=0", "total_steps=1000", "opponents={self: 1}"))
     data = load_checkpoint(run / "checkpoint.pt")
