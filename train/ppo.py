@@ -182,6 +182,13 @@ def _grow_network(state: dict[str, Any], overrides: Mapping[str, Any]) -> None:
         add_deck_context(state)
 
 
+def _last_update(start: int, max_updates: int | None, until_update: int | None) -> int | None:
+    """The PPO update a call that starts at ``start`` stops after: ``max_updates`` on, or
+    ``until_update``, whichever comes first (None: neither is set)."""
+    limits = [until_update, None if max_updates is None else start + max_updates]
+    return min((limit for limit in limits if limit is not None), default=None)
+
+
 def train(
     config: TrainConfig | None = None,
     resume: Path | None = None,
@@ -291,11 +298,11 @@ def train(
             writer.close()
             return run_dir
 
-    start_update = update
+    last_update = _last_update(update, max_updates, until_update)
     announce(on_phase, f"PPO from update {update}, step {global_step:,} of {config.total_steps:,}")
     workers = make_workers(config)
     try:
-        while global_step < config.total_steps and (until_update is None or update < until_update):
+        while global_step < config.total_steps and (last_update is None or update < last_update):
             if config.anneal_lr:
                 fraction = 1.0 - global_step / config.total_steps
                 optimizer.param_groups[0]["lr"] = fraction * config.learning_rate
@@ -319,10 +326,8 @@ def train(
                 ]
                 snapshots = snapshots[-config.max_snapshots :]
             last = global_step >= config.total_steps
-            stopping = (
-                (max_updates is not None and update >= start_update + max_updates)
-                or (until_update is not None and update >= until_update)
-                or (max_seconds is not None and time.perf_counter() - started_at > max_seconds)
+            stopping = (last_update is not None and update >= last_update) or (
+                max_seconds is not None and time.perf_counter() - started_at > max_seconds
             )
             if (
                 update % config.checkpoint_every == 0
