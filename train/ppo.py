@@ -40,6 +40,15 @@ def run_name(config: TrainConfig) -> str:
     return f"shengji_v1__{config.exp_name}__{config.seed}__{int(time.time())}"
 
 
+def _normalized(advantages: torch.Tensor) -> torch.Tensor:
+    """A minibatch's advantages centred and scaled; a lone sample's centred only (its
+    sample standard deviation is undefined, and would turn the weights to NaN)."""
+    centred = advantages - advantages.mean()
+    if len(advantages) < 2:
+        return centred
+    return centred / (advantages.std() + 1e-8)
+
+
 def ppo_update(
     net: PolicyNet,
     optimizer: torch.optim.Optimizer,
@@ -80,8 +89,7 @@ def ppo_update(
                 clip_fractions.append(
                     float(((ratio - 1.0).abs() > config.clip_coef).float().mean())
                 )
-            advantages = tensors["advantages"][index]
-            advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+            advantages = _normalized(tensors["advantages"][index])
             policy_loss = torch.max(
                 -advantages * ratio,
                 -advantages * torch.clamp(ratio, 1 - config.clip_coef, 1 + config.clip_coef),

@@ -7,11 +7,13 @@ import pytest
 import torch
 
 from agents import load_agent
+from agents.network import make_network
 from agents.policy_file import load_checkpoint, save_checkpoint
 from shengji_env.actions import NUM_ACTIONS
 from shengji_env.encoding import OBS_SIZE
 from train.config import load_config
-from train.ppo import _grow_network, train
+from train.ppo import _grow_network, ppo_update, train
+from train.rollout import make_collector
 
 from .helpers import TINY, tiny
 
@@ -259,3 +261,15 @@ def test_resuming_with_the_deck_context_grows_the_network_without_changing_its_p
     )
     with pytest.raises(ValueError, match="needs a checkpoint of network: cards"):
         add_deck_context(mlp)
+
+
+def test_a_last_minibatch_of_one_sample_keeps_the_weights_finite(tmp_path):
+    config = tiny(tmp_path, "minibatch_size=64", "update_epochs=1")
+    collector = make_collector(config)
+    net = make_network(config.to_dict())
+    collector.load(net.state_dict(), [])
+    batch = {k: v[:65] for k, v in collector.collect(200, seed=3).items()}
+    assert len(batch["actions"]) == 65  # one full minibatch, then one of a single sample
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-3)
+    ppo_update(net, optimizer, batch, config, np.random.default_rng(0))
+    assert all(torch.isfinite(p).all() for p in net.parameters())
