@@ -4,8 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 JOBS ?= 2
-# The best shipped policy: the demo's arena holds it, as the default bot of play and web.
-BEST_POLICY := models/standalone-v7
+# The default bot, the 8-CPU-hour recipe's policy: the demo's arena, play and web hold it.
+BEST_POLICY := models/standalone-v8
 
 CORE_SOURCES := $(wildcard csrc/*.cpp csrc/*.hpp)
 CORE_STAMP := $(VENV)/.core-built

@@ -12,9 +12,9 @@ from rich.console import Console
 from agents.base import Agent
 
 ROOT = Path(__file__).resolve().parent.parent
-# The default bot of `shengji play`, `web` and `botzone`: the stand-alone policy, which beats
-# the heuristic in hands as they come inside matches (full-v4 only in first hands).
-BEST_POLICY = ROOT / "models" / "standalone-v7"
+# The default bot of `shengji play`, `web` and `botzone`: the stand-alone policy of the
+# 8-CPU-hour recipe, which beats the heuristic in hands as they come inside matches.
+BEST_POLICY = ROOT / "models" / "standalone-v8"
 
 
 def best_agent_spec() -> str:

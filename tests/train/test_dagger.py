@@ -121,7 +121,7 @@ def test_a_stand_alone_network_refuses_advice(tmp_path: Path):
 
 @pytest.mark.parametrize(
     "recipe_name",
-    ["standalone.yaml", "standalone_small.yaml", "standalone_lean.yaml", "standalone_budget.yaml"],
+    ["standalone.yaml", "standalone_small.yaml", "standalone_lean.yaml", "standalone_budget3.yaml"],
 )
 def test_the_standalone_recipes_run_end_to_end_in_miniature(tmp_path, recipe_name):
     recipe = Path(__file__).parents[2] / "configs" / recipe_name
