@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 JOBS ?= 2
 # The default bot, the 8-CPU-hour recipe's policy: the demo's arena, play and web hold it.
-BEST_POLICY := models/standalone-v8
+DEFAULT_POLICY := models/standalone-v8
 
 CORE_SOURCES := $(wildcard csrc/*.cpp csrc/*.hpp)
 CORE_STAMP := $(VENV)/.core-built
@@ -34,7 +34,7 @@ demo: setup
 	$(BIN)/shengji demo --seed 7
 	rm -rf runs/demo
 	$(BIN)/shengji train --config configs/quick.yaml run_name=demo
-	$(BIN)/shengji arena --agents ppo:runs/demo/checkpoint.pt ppo:$(BEST_POLICY) \
+	$(BIN)/shengji arena --agents ppo:runs/demo/checkpoint.pt ppo:$(DEFAULT_POLICY) \
 		heuristic greedy random --deals 100 --jobs $(JOBS) --out runs/demo/arena.json --plot runs/demo/arena.png
 
 test: lint browser node

@@ -14,12 +14,12 @@ from agents.base import Agent
 ROOT = Path(__file__).resolve().parent.parent
 # The default bot of `shengji play`, `web` and `botzone`: the stand-alone policy of the
 # 8-CPU-hour recipe, which beats the heuristic in hands as they come inside matches.
-BEST_POLICY = ROOT / "models" / "standalone-v8"
+DEFAULT_POLICY = ROOT / "models" / "standalone-v8"
 
 
-def best_agent_spec() -> str:
-    """The strongest shipped policy where this checkout has it, else the rule bot."""
-    return f"ppo:{BEST_POLICY}" if (BEST_POLICY / "policy.pt").is_file() else "heuristic"
+def default_agent_spec() -> str:
+    """The default bot (models/standalone-v8) where this checkout has it, else the rule bot."""
+    return f"ppo:{DEFAULT_POLICY}" if (DEFAULT_POLICY / "policy.pt").is_file() else "heuristic"
 
 
 def web_command(args: argparse.Namespace) -> int:
@@ -27,7 +27,7 @@ def web_command(args: argparse.Namespace) -> int:
     from .web import make_app
 
     console = Console(stderr=True)
-    opponents = args.opponents or [best_agent_spec()]
+    opponents = args.opponents or [default_agent_spec()]
     try:
         import uvicorn
 
@@ -88,4 +88,4 @@ def _botzone_agent(args: argparse.Namespace) -> Agent:
         from agents.onnx_agent import OnnxAgent
 
         return OnnxAgent(str(args.model))
-    return load_agent(args.agent or best_agent_spec())
+    return load_agent(args.agent or default_agent_spec())

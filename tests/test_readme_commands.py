@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from frontends.commands import BEST_POLICY, best_agent_spec
+from frontends.commands import DEFAULT_POLICY, default_agent_spec
 
 from .readme import README, ROOT
 
@@ -30,7 +30,7 @@ BOTZONE_KEEP = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 def test_the_makefile_demo_holds_the_same_best_policy_as_the_front_ends():
     makefile = (ROOT / "Makefile").read_text()
-    assert f"BEST_POLICY := {BEST_POLICY.relative_to(ROOT)}\n" in makefile
+    assert f"DEFAULT_POLICY := {DEFAULT_POLICY.relative_to(ROOT)}\n" in makefile
 
 
 def readme_commands() -> list[str]:
@@ -92,7 +92,8 @@ def demo(tmp: Path) -> str:
     out = shengji("demo", "--seed", "7")
     train_quick(tmp)
     checkpoint = tmp / "demo" / "checkpoint.pt"
-    return out + arena(f"ppo:{checkpoint}", best_agent_spec(), "heuristic", "greedy", "random")(tmp)
+    agents = (f"ppo:{checkpoint}", default_agent_spec(), "heuristic", "greedy", "random")
+    return out + arena(*agents)(tmp)
 
 
 # the clone on 2 of its 80 label parts, then one PPO update of 2,048 steps (its 16,384 take

@@ -102,8 +102,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "play", **defaults, help="play a hand in the terminal against bots or a policy"
     )
     play.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
-    play.add_argument("--partner", help="agent spec of your partner (default: best shipped)")
-    play.add_argument("--opponents", help="agent spec of both opponents (default: best shipped)")
+    play.add_argument(
+        "--partner", help="agent spec of your partner (default: models/standalone-v8)"
+    )
+    play.add_argument(
+        "--opponents", help="agent spec of both opponents (default: models/standalone-v8)"
+    )
     play.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
     play.add_argument("--seed", type=count(0), help="the deal (random if omitted)")
     play.add_argument("--replay", type=Path, help="write the hand here (replay JSON lines)")
@@ -111,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     web.add_argument(
         "--opponents",
         nargs="+",
-        help="one agent spec for all bots, or three (default: best shipped)",
+        help="one agent spec for all bots, or three (default: models/standalone-v8)",
     )
     web.add_argument("--port", type=count(1, 65535), default=8780)
     web.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
@@ -125,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "botzone", **defaults, help="answer Botzone Tractor (双升) requests on stdin"
     )
     botzone.add_argument("--model", type=Path, help="an exported policy folder (shengji export)")
-    botzone.add_argument("--agent", help="any agent spec (default: the best shipped policy)")
+    botzone.add_argument("--agent", help="any agent spec (default: models/standalone-v8)")
     botzone.add_argument(
         "--once", action="store_true", help="answer one request and exit (no long-running mode)"
     )
@@ -285,12 +289,13 @@ def serving_command(args: argparse.Namespace) -> int:
 
 def play_command(args: argparse.Namespace) -> int:
     from agents.human import play_game
-    from frontends.commands import best_agent_spec
+    from frontends.commands import default_agent_spec
     from shengji_env.env import raw_env
     from shengji_env.replay import HandRecorder, write_replay
 
     console = Console()
-    partner, opponents = args.partner or best_agent_spec(), args.opponents or best_agent_spec()
+    default = default_agent_spec()
+    partner, opponents = args.partner or default, args.opponents or default
     try:
         env = raw_env(decks=args.decks, render_mode="ansi")
         specs = {seat: partner if seat % 2 == args.seat % 2 else opponents for seat in range(4)}

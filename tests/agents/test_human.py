@@ -81,7 +81,7 @@ def test_play_command_reads_stdin_and_leaves_cleanly_at_eof():
 
 
 def test_play_command_seats_the_best_shipped_policy_unless_told_otherwise(monkeypatch):
-    from frontends.commands import best_agent_spec
+    from frontends.commands import default_agent_spec
     from train import cli
 
     loaded: list[str] = []
@@ -92,8 +92,8 @@ def test_play_command_seats_the_best_shipped_policy_unless_told_otherwise(monkey
 
     monkeypatch.setattr(cli, "load_agent", refuse)
     assert cli.main(["play", "--seed", "1"]) == 2
-    assert loaded == [best_agent_spec()]
-    assert best_agent_spec().startswith("ppo:") and "standalone" in best_agent_spec()
+    assert loaded == [default_agent_spec()]
+    assert default_agent_spec().startswith("ppo:") and "standalone" in default_agent_spec()
     loaded.clear()
     assert cli.main(["play", "--opponents", "greedy", "--seed", "1"]) == 2  # seat 1 first
     assert loaded == ["greedy"]
