@@ -1,5 +1,9 @@
-"""Builds the compiled core, ``shengji_env._core``, from ``csrc/`` (everything else is in
-``pyproject.toml``). The extension is optional: where no C++17 compiler is found (or with
+"""Builds the compiled core, ``shengji_env._core``, from ``csrc/``, and maps the
+repository's folders onto the one import root (everything else is in ``pyproject.toml``).
+
+The folders ``agents/``, ``train/`` and ``frontends/`` install as ``shengji_env.agents``,
+``shengji_env.train`` and ``shengji_env.frontends``: a wheel adds the one top-level name
+``shengji_env``. The extension is optional: where no C++17 compiler is found (or with
 ``SHENGJI_PURE=1``) the package installs without it and runs on the pure-Python engine."""
 
 import os
@@ -9,6 +13,24 @@ from pybind11.setup_helpers import ParallelCompile, Pybind11Extension, build_ext
 from setuptools import setup
 
 ParallelCompile("SHENGJI_BUILD_JOBS", default=2).install()
+
+# Each folder of the repository and the package it installs as.
+FOLDERS = {
+    "shengji_env": "shengji_env",
+    "shengji_env.agents": "agents",
+    "shengji_env.train": "train",
+    "shengji_env.frontends": "frontends",
+}
+
+
+def packages_under(package: str, folder: str) -> list[str]:
+    """``package`` and every package below it (each folder holding an ``__init__.py``)."""
+    root = Path(folder)
+    return [
+        ".".join([package, *init.parent.relative_to(root).parts])
+        for init in sorted(root.rglob("__init__.py"))
+    ]
+
 
 SOURCES = sorted(str(path) for path in Path("csrc").glob("*.cpp"))
 CORE = Pybind11Extension(
@@ -21,6 +43,10 @@ CORE = Pybind11Extension(
 )
 
 setup(
+    packages=[
+        name for package, folder in FOLDERS.items() for name in packages_under(package, folder)
+    ],
+    package_dir=FOLDERS,
     ext_modules=[] if os.environ.get("SHENGJI_PURE") == "1" else [CORE],
     cmdclass={"build_ext": build_ext},
 )

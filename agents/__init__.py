@@ -18,7 +18,7 @@ def __getattr__(name: str) -> object:
         from .ppo_agent import PPOAgent
 
         return PPOAgent
-    raise AttributeError(f"module 'agents' has no attribute {name!r}")
+    raise AttributeError(f"module 'shengji_env.agents' has no attribute {name!r}")
 
 
 __all__ = [

@@ -6,7 +6,7 @@ paired deals: the mean level gain per hand (the env's ``levels`` reward: +3/+2/+
 dealer team that keeps the deal, 1 + levels gained for a take-over, the negative for the
 other team), the hand win rate, the share of paired deals won, and the points each agent
 takes as the attackers; plus Elo ratings fitted to a round robin, and each agent's
-behaviour (:mod:`agents.behaviour`).
+behaviour (:mod:`shengji_env.agents.behaviour`).
 
 With ``options={"episode": "match"}`` a "deal" is a whole match: the same sequence of
 decks twice (a match's shuffles come from its seed alone), the reward ±1 for the match,
@@ -108,7 +108,7 @@ class Player:
     make: Callable[[int], Agent]
 
 
-Entrant = str | Player  # an agent spec (see agents.registry) or a Player
+Entrant = str | Player  # an agent spec (see shengji_env.agents.registry) or a Player
 
 
 def entrant_name(entrant: Entrant) -> str:

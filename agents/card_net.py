@@ -1,7 +1,7 @@
 """The stand-alone card network (``network: cards``): one token per card slot, not one
 flat vector.
 
-Each of the 54 trump-relative slots (:mod:`agents.canonical`: the same card role in the
+Each of the 54 trump-relative slots (:mod:`shengji_env.agents.canonical`: the same card role in the
 same slot whatever the trump and level) becomes a token of what the game has shown about
 that card: the copies in hand and selected, each seat's plays this hand and in the
 current trick, what failed throws revealed, the kitty, whether it is trump and its order,
@@ -80,7 +80,7 @@ class Suits(NamedTuple):
 
 class CardNet(MaskedPolicy):
     """Policy and value over card tokens (see the module text). ``advised`` is always
-    False: the interface matches :class:`agents.network.PolicyNet`'s."""
+    False: the interface matches :class:`shengji_env.agents.network.PolicyNet`'s."""
 
     def __init__(
         self,

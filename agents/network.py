@@ -38,9 +38,9 @@ class PolicyNet(MaskedPolicy):
     reads the observation's record (the blocks before the derived ones, ``RECORD_SIZE``).
 
     With ``counting`` the card features are first put in trump-relative slot order
-    (:mod:`agents.canonical`), card-counting features are added to them, and the card
+    (:mod:`shengji_env.agents.canonical`), card-counting features are added to them, and the card
     logits are mapped back to card ids. With ``advised`` the net also reads the heuristic's
-    advice (:mod:`agents.advice`: the action HeuristicAgent would take next, -1 where it
+    advice (:mod:`shengji_env.agents.advice`: the action HeuristicAgent would take next, -1 where it
     has none) as a one-hot input and adds a learned bonus to that action's logit, so it can
     learn where to depart from the heuristic.
     """

@@ -62,7 +62,7 @@ def play_match(
 
 def _reset_agents(agents: Sequence[Agent]) -> None:
     for agent in agents:
-        reset = getattr(agent, "reset", None)  # optional (agents.base.Agent)
+        reset = getattr(agent, "reset", None)  # optional (shengji_env.agents.base.Agent)
         if reset is not None:
             reset()
 

@@ -16,9 +16,8 @@ import argparse
 import time
 
 import numpy as np
-
-from agents import load_agent
-from frontends.botzone_judge import IllegalResponse, judge_hand
+from shengji_env.agents import load_agent
+from shengji_env.frontends.botzone_judge import IllegalResponse, judge_hand
 
 
 def main() -> None:

@@ -16,9 +16,9 @@ import argparse
 from typing import Any
 
 import numpy as np
+from shengji_env.agents import HeuristicAgent, load_agent, registry
+from shengji_env.agents.arena import run_arena
 
-from agents import HeuristicAgent, load_agent, registry
-from agents.arena import run_arena
 from shengji_env.actions import DecisionKind
 
 KINDS = {

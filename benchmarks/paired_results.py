@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.arena import DealRecord, Interval
+from shengji_env.agents.arena import DealRecord, Interval
 
 
 def gains_by_seed(result: dict[str, Any]) -> dict[int, float]:

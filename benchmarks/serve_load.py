@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+from shengji_env.frontends.protocol import request_for
 
-from agents.protocol import request_for
 from shengji_env.rules import Game, Phase, RuleConfig
 from shengji_env.rules.sampling import random_action
 
@@ -48,7 +48,7 @@ def sample_requests(count: int, seed: int) -> list[bytes]:
 
 
 def start_server(source: list[str]) -> tuple[subprocess.Popen, int]:
-    command = [sys.executable, "-m", "train.cli", "serve", *source, "--port", "0"]
+    command = [sys.executable, "-m", "shengji_env.frontends.cli", "serve", *source, "--port", "0"]
     if os.cpu_count() and os.cpu_count() > 1:
         command = ["taskset", "-c", "0", *command]
     server = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=ROOT)

@@ -1,5 +1,5 @@
 """Which stand-alone network learns the teacher best: the same DAgger labels (a run's
-rounds, :mod:`train.dagger`), the same passes; scored on held-out parts of a later round
+rounds, :mod:`shengji_env.train.dagger`), the same passes; scored on held-out parts of a later round
 (states a student reached), or the last parts of a training round kept out of the fit, by
 agreement with the teacher's choice, the teacher's probability of the student's choice,
 and cross-entropy, per decision kind.
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from shengji_env.agents.network import make_network
+from shengji_env.train.config import TrainConfig
+from shengji_env.train.dagger import Labels, fit, load_labels, round_folder, score
 
-from agents.network import make_network
 from shengji_env.encoding import OBS_LAYOUT
-from train.config import TrainConfig
-from train.dagger import Labels, fit, load_labels, round_folder, score
 
 NETWORKS = {
     "mlp counting 512x256": {"network": "counting", "hidden_sizes": [512, 256]},

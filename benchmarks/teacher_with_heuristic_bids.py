@@ -11,10 +11,9 @@ import argparse
 from typing import Any
 
 import numpy as np
-
-from agents import load_agent
-from agents.arena import Player, run_arena
-from train.dagger import BID_COLUMN
+from shengji_env.agents import load_agent
+from shengji_env.agents.arena import Player, run_arena
+from shengji_env.train.dagger import BID_COLUMN
 
 
 class BidsByHeuristic:

@@ -34,7 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from agents.protocol import choose_cards
+from shengji_env.frontends.protocol import choose_cards
+
 from shengji_env.rules import (
     Bid,
     Game,

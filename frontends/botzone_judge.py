@@ -1,5 +1,5 @@
-"""Our engine as Botzone's judge: four Botzone bots (:mod:`frontends.botzone`) play a hand
-on the same requests Botzone would send them, and every response is checked against
+"""Our engine as Botzone's judge: four Botzone bots (:mod:`.botzone`) play a hand on the same
+requests Botzone would send them, and every response is checked against
 Botzone's rules and ours. Tests and ``benchmarks/botzone_judge.py`` use it."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The ``web``, ``replay`` and ``botzone`` commands of ``shengji`` (parsed in
-:mod:`train.cli`)."""
+:mod:`.cli`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
-
-from agents.base import Agent
+from shengji_env.agents.base import Agent
 
 ROOT = Path(__file__).resolve().parent.parent
 # The default bot of `shengji play`, `web` and `botzone`: the stand-alone policy of the
@@ -80,12 +79,12 @@ def botzone_command(args: argparse.Namespace) -> int:
 
 
 def _botzone_agent(args: argparse.Namespace) -> Agent:
-    from agents import load_agent
+    from shengji_env.agents import load_agent
 
     if args.model is not None and args.agent is not None:
         raise ValueError("give at most one of --model DIR or --agent SPEC")
     if args.model is not None:
-        from agents.onnx_agent import OnnxAgent
+        from shengji_env.agents.onnx_agent import OnnxAgent
 
         return OnnxAgent(str(args.model))
     return load_agent(args.agent or default_agent_spec())

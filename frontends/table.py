@@ -1,4 +1,4 @@
-"""A person's seat at a table of three bots, for the web page (:mod:`frontends.web`).
+"""A person's seat at a table of three bots, for the web page (:mod:`shengji_env.frontends.web`).
 
 :class:`TableSession` plays a whole match: the bots act until the person is to decide;
 the person builds a selection card by card (legal cards come from the env's exact mask,
@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents import load_agent
-from agents.base import Agent
+from shengji_env.agents import load_agent
+from shengji_env.agents.base import Agent
+
 from shengji_env.actions import COMMIT, Decision
 from shengji_env.env import raw_env
 from shengji_env.replay import HandRecorder

@@ -1,7 +1,7 @@
 """``shengji web``: a table in the browser, served on 127.0.0.1 (Starlette + uvicorn).
 
 The page (``frontends/static``) is plain HTML and JavaScript. It asks ``GET /api/state``
-for the person's picture of the table (:func:`frontends.table.seat_state`) and posts the
+for the person's picture of the table (:func:`shengji_env.frontends.table.seat_state`) and posts the
 person's clicks: ``/api/select`` and ``/api/unselect`` ``{"card": id}``, ``/api/play``,
 ``/api/clear``, ``/api/next`` (after a hand's score), ``/api/new`` ``{"seed": n}``.
 ``GET /api/replay`` gives the match so far as replay JSON lines; ``POST /api/replay/frames``

@@ -1,8 +1,7 @@
 """Command-line misuse ends in a message and exit status 2, never a traceback."""
 
 import pytest
-
-from train.cli import main
+from shengji_env.frontends.cli import main
 
 MISUSES = [
     ("arena --agents random", "the arena needs at least two agents"),

@@ -1,8 +1,10 @@
 """The layers import downward only and nothing imports in a circle.
 
 Layers, low to high: the rules engine (``shengji_env.rules``), the environment (the rest of
-``shengji_env``), the bots and policies (``agents``), the front ends (``frontends``),
-training and the command line (``train``). Every import statement counts, function-local
+``shengji_env``), the bots and policies (``shengji_env.agents``, folder ``agents/``),
+training (``shengji_env.train``, folder ``train/``), and the front ends with the command
+line, the decision protocol and its HTTP server (``shengji_env.frontends``, folder
+``frontends/``). Every import statement counts, function-local
 and ``TYPE_CHECKING`` ones included: a circle held together by a late import is still a
 circle.
 """
@@ -15,23 +17,34 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("shengji_env", "agents", "frontends", "train")
+# Each folder of the repository and the name it installs as under the one import root.
+PACKAGES = {
+    "shengji_env": "shengji_env",
+    "agents": "shengji_env.agents",
+    "train": "shengji_env.train",
+    "frontends": "shengji_env.frontends",
+}
+LAYERS = ("shengji_env.rules", "shengji_env", *list(PACKAGES.values())[1:])
 
 
 def layer(module: str) -> int:
-    if module == "shengji_env.rules" or module.startswith("shengji_env.rules."):
-        return 0
-    return {"shengji_env": 1, "agents": 2, "frontends": 3, "train": 4}[module.split(".")[0]]
+    """The highest layer whose package holds ``module`` (the most specific one wins)."""
+    within = [
+        index
+        for index, package in enumerate(LAYERS)
+        if module == package or module.startswith(package + ".")
+    ]
+    return max(within, key=lambda index: len(LAYERS[index]))
 
 
 def module_files() -> dict[str, Path]:
     modules = {}
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    for folder, package in PACKAGES.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()
-            modules[".".join(parts)] = path
+            modules[".".join([package, *parts])] = path
     return modules
 
 
@@ -90,10 +103,27 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_walk_sees_the_packages_and_their_imports():
     graph = import_graph()
-    assert {"shengji_env.rules.game", "agents.arena", "train.ppo"} <= set(graph)
+    expected = {"shengji_env.rules.game", "shengji_env.agents.arena", "shengji_env.train.ppo"}
+    assert expected <= set(graph)
+    assert "shengji_env.frontends.cli" in graph
     assert "shengji_env.rules.legal" in graph["shengji_env.rules.game"]  # a relative import
-    assert "agents.network" in graph["train.ppo"]  # an absolute one
-    assert "agents.ppo_agent" in graph["agents.registry"]  # a function-local one
+    assert "shengji_env.agents.network" in graph["shengji_env.train.ppo"]  # an absolute one
+    registry = graph["shengji_env.agents.registry"]
+    assert "shengji_env.agents.ppo_agent" in registry  # a function-local one
+
+
+@pytest.mark.parametrize(
+    ("module", "expected"),
+    [
+        ("shengji_env.rules.game", 0),
+        ("shengji_env.env", 1),
+        ("shengji_env.agents.arena", 2),
+        ("shengji_env.train.ppo", 3),
+        ("shengji_env.frontends.cli", 4),
+    ],
+)
+def test_the_layers_run_rules_env_agents_train_frontends(module, expected):
+    assert layer(module) == expected
 
 
 def test_no_import_runs_up_a_layer():

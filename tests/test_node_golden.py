@@ -30,7 +30,7 @@ def test_golden_vectors_reproduce_in_node(model, tmp_path):
     node = node_ready()
     if node is None:
         pytest.skip("Node.js with onnxruntime-node is not set up (make node)")
-    from train.export import export_policy
+    from shengji_env.train.export import export_policy
 
     export_policy(ROOT / "models" / model / "policy.pt", tmp_path)
     done = subprocess.run(

@@ -27,8 +27,8 @@ def test_quickstart_executes(tmp_path):
 
 @pytest.mark.slow
 def test_training_notebook_executes_on_the_quick_configs_output(tmp_path, monkeypatch):
-    from train.config import load_config
-    from train.ppo import train
+    from shengji_env.train.config import load_config
+    from shengji_env.train.ppo import train
 
     overrides = ["total_steps=3000", "bc_steps=1000", "eval_every=1", "eval_deals=2"]
     config = load_config(

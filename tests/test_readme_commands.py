@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from frontends.commands import DEFAULT_POLICY, default_agent_spec
+from shengji_env.frontends.commands import DEFAULT_POLICY, default_agent_spec
 
 from .readme import README, ROOT
 
-SHENGJI = [sys.executable, "-m", "train.cli"]
+SHENGJI = [sys.executable, "-m", "shengji_env.frontends.cli"]
 BOTZONE_KEEP = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 
@@ -121,7 +120,8 @@ def export(tmp: Path) -> str:
 
 
 def bot(tmp: Path) -> str:
-    from agents.protocol import request_for
+    from shengji_env.frontends.protocol import request_for
+
     from shengji_env.rules import Game, RuleConfig
 
     export(tmp)

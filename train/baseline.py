@@ -4,15 +4,16 @@ On the compiled core its copy of the heuristic (``csrc/bots.cpp``: the same bids
 leads and follows, ties included, from hands in card order) plays the whole hand in one
 call. The attackers' final points then give each seat's reward and point score exactly as
 the environment's own end of hand would. Without the core the whole hand is played in
-Python (:func:`agents.play.play_hand`).
+Python (:func:`shengji_env.agents.play.play_hand`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from agents import HeuristicAgent
-from agents.play import play_hand
+from shengji_env.agents import HeuristicAgent
+from shengji_env.agents.play import play_hand
+
 from shengji_env.core import load_core, rule_arguments, state_of
 from shengji_env.env import points_rewards, raw_env
 

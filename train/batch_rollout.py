@@ -5,16 +5,16 @@ and acting seats come back as arrays) and runs one forward pass per network over
 it acts in: the learner, or a past snapshot for the other team. The heuristic opponent is
 the core's copy of the bot (its bids, buries, leads and follows).
 
-Hands, rewards and stopping follow the per-environment :class:`~train.rollout.Collector`:
-each hand is dealt by an environment of the config's options (its deck count drawn from
-``ppo_decks``, mid-match dealers and random levels included) and played on a table; an
-opponent kind is drawn per hand from the league mix; the reward is the hand's, less the
-duplicate baseline, plus the point-gain shaping, with the failed-throw cost at the steps
-that committed failed throws; collection stops at the first hand boundary after the target
-(a table whose hand ended after that stays over). One difference: the snapshot hands of a
-collection all face one past snapshot, drawn at its start (one forward pass a step for it,
-not one per snapshot; over updates every snapshot is drawn alike). Advice and other
-rule-based opponents use the per-environment collector.
+Hands, rewards and stopping follow the per-environment
+:class:`~shengji_env.train.rollout.Collector`: each hand is dealt by an environment of the config's
+options (its deck count drawn from ``ppo_decks``, mid-match dealers and random levels included) and
+played on a table; an opponent kind is drawn per hand from the league mix; the reward is the hand's,
+less the duplicate baseline, plus the point-gain shaping, with the failed-throw cost at the steps
+that committed failed throws; collection stops at the first hand boundary after the target (a table
+whose hand ended after that stays over). One difference: the snapshot hands of a collection all face
+one past snapshot, drawn at its start (one forward pass a step for it, not one per snapshot; over
+updates every snapshot is drawn alike). Advice and other rule-based opponents use the
+per-environment collector.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 import torch
+from shengji_env.agents.advice import NO_ADVICE
+from shengji_env.agents.behaviour import failed_leads
+from shengji_env.agents.planning import planned_action
+from shengji_env.agents.search import CORE_POLICIES
 
-from agents.advice import NO_ADVICE
-from agents.behaviour import failed_leads
-from agents.planning import planned_action
-from agents.search import CORE_POLICIES
 from shengji_env.core import load_core, to_game
 from shengji_env.env import raw_env
 from shengji_env.rules import Game, RuleConfig

@@ -3,8 +3,8 @@
 The policy learns the demonstrated actions (cross-entropy) and the critic the seats' hand
 outcomes, so PPO starts with a policy that plays like the demonstrator *and* a critic that
 can judge it. The demonstrations are SearchAgent's label parts (``bc_labels``,
-:mod:`train.distill`) or fresh HeuristicAgent hands (``bc_steps``,
-:mod:`train.demonstrations`). Held-out scores go to TensorBoard under ``bc/``.
+:mod:`shengji_env.train.distill`) or fresh HeuristicAgent hands (``bc_steps``,
+:mod:`shengji_env.train.demonstrations`). Held-out scores go to TensorBoard under ``bc/``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from shengji_env.agents.network import PolicyNet
 from torch import nn
-
-from agents.network import PolicyNet
 
 from . import distill
 from .config import TrainConfig

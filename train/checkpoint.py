@@ -1,5 +1,5 @@
 """What a training checkpoint holds beyond the weights: the random states that make a
-resumed run continue exactly. The file format is :mod:`agents.policy_file`'s."""
+resumed run continue exactly. The file format is :mod:`shengji_env.agents.policy_file`'s."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 import torch
+from shengji_env.agents.network import make_network
 
-from agents.network import make_network
 from shengji_env.card_reading import DECK_COUNTS
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 import yaml
+from shengji_env.agents.registry import is_rule_based, load_agent
 
-from agents.registry import is_rule_based, load_agent
 from shengji_env.env import STARTS
 from shengji_env.rules import RuleConfig
 
@@ -93,7 +93,8 @@ class TrainConfig:
     trump-relative slots first (the same role, the same input, whatever the trump) plus
     card-counting features (cards still out, outstanding cards that beat each card, the
     cards in hand nothing outstanding beats), or ``cards``: a token per card slot mixed with
-    its rank neighbours and its suit (:mod:`agents.card_net`; stand-alone, no advice)."""
+    its rank neighbours and its suit (:mod:`shengji_env.agents.card_net`; stand-alone, no
+    advice)."""
     card_width: int = 64
     """With ``network: cards``: the width of each card token."""
     card_blocks: int = 2
@@ -170,8 +171,8 @@ class TrainConfig:
     arena's duplicate measure). Unbiased (the baseline does not depend on the learner's
     actions) and far less noisy: the luck of the deal cancels."""
     bc_labels: str = ""
-    """Folder of SearchAgent label parts (``python -m train.distill``) to clone instead of
-    fresh HeuristicAgent games (``bc_steps`` then unused)."""
+    """Folder of SearchAgent label parts (``python -m shengji_env.train.distill``) to clone
+    instead of fresh HeuristicAgent games (``bc_steps`` then unused)."""
     bc_label_parts: int = 0
     """With ``bc_labels``: clone parts 0 .. N-1, making the missing ones first in
     ``num_workers`` processes (10 deals a part; a part is kept once made, so an
@@ -183,8 +184,9 @@ class TrainConfig:
     bc_minibatch_size: int = 512
     """Samples per behaviour-cloning gradient step."""
     dagger_rounds: int = 0
-    """Rounds of distillation on the student's own states before PPO (:mod:`train.dagger`;
-    0: none). Round 0 the teacher plays; later rounds the student does."""
+    """Rounds of distillation on the student's own states before PPO
+    (:mod:`shengji_env.train.dagger`; 0: none). Round 0 the teacher plays; later rounds the student
+    does."""
     dagger_teacher: str = "models/full-v4"
     """What the student learns from: a policy (a model folder or checkpoint, its action
     probabilities the labels) or a rule-based agent spec such as ``search:rollouts=48``

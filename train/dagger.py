@@ -9,7 +9,8 @@ teacher's action distribution is the label (soft targets: the whole distribution
 its choice), and the seat's hand reward the value target. Hands are drawn as in real
 matches (``start: mid_match``), with the deck count drawn per hand from ``dagger_decks``.
 After each round the student is fitted to every round's labels so far. Each round's labels
-are kept in parts (:mod:`train.parts`), so an interrupted round resumes where it stopped.
+are kept in parts (:mod:`shengji_env.train.parts`), so an interrupted round resumes where it
+stopped.
 """
 
 from __future__ import annotations
@@ -24,15 +25,15 @@ from typing import Any
 
 import numpy as np
 import torch
+from shengji_env.agents.advice import HeuristicAdvice
+from shengji_env.agents.masked_policy import MaskedPolicy
+from shengji_env.agents.network import make_network, network_from_checkpoint
+from shengji_env.agents.planning import PlanningAgent
+from shengji_env.agents.play import play_hand
+from shengji_env.agents.policy_file import load_checkpoint, policy_path
+from shengji_env.agents.registry import is_rule_based, load_agent
 from torch import nn
 
-from agents.advice import HeuristicAdvice
-from agents.masked_policy import MaskedPolicy
-from agents.network import make_network, network_from_checkpoint
-from agents.planning import PlanningAgent
-from agents.play import play_hand
-from agents.policy_file import load_checkpoint, policy_path
-from agents.registry import is_rule_based, load_agent
 from shengji_env.actions import COMMIT, NUM_ACTIONS, DecisionKind
 from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
 from shengji_env.env import raw_env
@@ -320,7 +321,8 @@ def fit(
     """``epochs`` passes over ``data`` (the learning rate falling linearly to 0), each pass
     with a fresh ``dagger_bid_share`` of the bid decisions (a third of all states, and
     learnt first) and every other state; from ``first_step`` and until ``stop()`` says so
-    (:func:`train.fitting.fit_passes`: the step to go on from, or ``None`` when done)."""
+    (:func:`~shengji_env.train.fitting.fit_passes`: the step to go on from, or ``None`` when
+    done)."""
     is_bid = data.obs[:, BID_COLUMN] > 0.5
     bids, others = np.flatnonzero(is_bid), np.flatnonzero(~is_bid)
     kept_bids = round(len(bids) * config.dagger_bid_share)
@@ -388,7 +390,7 @@ class FitProgress:
     fit's start), so the finished round is the one an unbroken run makes."""
 
     step: int
-    rng: dict[str, Any]  # train.checkpoint.rng_state when the fit drew its passes
+    rng: dict[str, Any]  # shengji_env.train.checkpoint.rng_state when the fit drew its passes
     stats: dict[str, float]  # the fresh round's scores before the fit
     seconds: float  # wall and CPU time the round has taken so far
     cpu_seconds: float

@@ -1,9 +1,9 @@
 """The clone's data: demonstrations, and how HeuristicAgent's are collected.
 
 A demonstration is a decision someone we clone took (HeuristicAgent here, SearchAgent in
-:mod:`train.distill`): observation, mask, action, the seat's value target for its hand,
-and the heuristic's advice in that state (:mod:`agents.advice`). Observations are kept as
-float16 (counts and fractions in [0, 1]) to fit millions of samples in memory.
+:mod:`shengji_env.train.distill`): observation, mask, action, the seat's value target for its hand,
+and the heuristic's advice in that state (:mod:`shengji_env.agents.advice`). Observations are kept
+as float16 (counts and fractions in [0, 1]) to fit millions of samples in memory.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from shengji_env.agents import HeuristicAgent
+from shengji_env.agents.play import play_hand
 
-from agents import HeuristicAgent
-from agents.play import play_hand
 from shengji_env.env import raw_env
 
 from .config import TrainConfig

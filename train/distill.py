@@ -8,7 +8,7 @@ The search is slow (about a tenth of a CPU second a decision), so labels are wri
 parts, one file per block of deals, and a part that exists is never made again: label
 generation resumes across sessions and spreads over processes by seed.
 
-    python -m train.distill --out runs/search-labels --first 0 --parts 20
+    python -m shengji_env.train.distill --out runs/search-labels --first 0 --parts 20
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from shengji_env.agents import HeuristicAgent, SearchAgent
+from shengji_env.agents.advice import HeuristicAdvice
+from shengji_env.agents.play import play_hand
 
-from agents import HeuristicAgent, SearchAgent
-from agents.advice import HeuristicAdvice
-from agents.play import play_hand
 from shengji_env.env import raw_env
 
 from . import parts as parts_io

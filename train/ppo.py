@@ -1,7 +1,7 @@
 """Self-play PPO for Shengji, read top to bottom (after CleanRL's ppo.py).
 
 ``train(config)`` runs: seed everything, build the policy-value net, optionally clone
-demonstrations (:mod:`train.bc`), then loop — collect whole hands from the rollout workers
+demonstrations (:mod:`.bc`), then loop — collect whole hands from the rollout workers
 against the league mix, compute PPO losses over minibatches, log to TensorBoard, snapshot
 into the league, evaluate in the arena, checkpoint. ``train(config, resume=checkpoint)``
 continues a run exactly where the checkpoint left it.
@@ -19,13 +19,12 @@ from typing import Any
 import numpy as np
 import torch
 import yaml
+from shengji_env.agents.arena import Player, run_arena
+from shengji_env.agents.network import PolicyNet, make_network
+from shengji_env.agents.policy_file import load_checkpoint, save_checkpoint, save_policy
+from shengji_env.agents.ppo_agent import PPOAgent
 from torch import nn
 from torch.utils.tensorboard import SummaryWriter
-
-from agents.arena import Player, run_arena
-from agents.network import PolicyNet, make_network
-from agents.policy_file import load_checkpoint, save_checkpoint, save_policy
-from agents.ppo_agent import PPOAgent
 
 from . import dagger
 from .bc import behaviour_clone

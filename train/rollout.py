@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 import torch
+from shengji_env.agents import HeuristicAgent, load_agent
+from shengji_env.agents.advice import NO_ADVICE, HeuristicAdvice
+from shengji_env.agents.behaviour import failed_leads
+from shengji_env.agents.network import PolicyNet
+from shengji_env.agents.planning import planned_action
+from shengji_env.agents.search import CORE_POLICIES
 
-from agents import HeuristicAgent, load_agent
-from agents.advice import NO_ADVICE, HeuristicAdvice
-from agents.behaviour import failed_leads
-from agents.network import PolicyNet
-from agents.planning import planned_action
-from agents.search import CORE_POLICIES
 from shengji_env.engines import CoreEngine
 from shengji_env.env import raw_env
 
@@ -216,7 +216,7 @@ class Collector(NetworkPool):
 
 def make_collector(config: TrainConfig) -> Collector | BatchCollector:
     """The batched collector where the compiled core can play every seat (see
-    :func:`train.batch_rollout.batchable`), else the per-environment one."""
+    :func:`shengji_env.train.batch_rollout.batchable`), else the per-environment one."""
     return BatchCollector(config) if batchable(config) else Collector(config)
 
 

@@ -4,9 +4,15 @@ import json
 
 import numpy as np
 import pytest
-
-from agents.arena import DealRecord, Interval, fit_elo, play_deal, read_records, run_arena
-from train.cli import main
+from shengji_env.agents.arena import (
+    DealRecord,
+    Interval,
+    fit_elo,
+    play_deal,
+    read_records,
+    run_arena,
+)
+from shengji_env.frontends.cli import main
 
 
 def test_a_duplicate_deal_swaps_the_seats_on_the_same_cards():
@@ -108,7 +114,7 @@ def test_cli_writes_results_and_reports_bad_specs(tmp_path, capsys):
 
 
 def test_plot_labels_are_short(tmp_path):
-    from train.cli import plot_result, short_name
+    from shengji_env.frontends.cli import plot_result, short_name
 
     assert short_name("ppo:runs/demo/checkpoint.pt") == "ppo:demo"
     assert short_name("ppo:models/quick-v2") == "ppo:quick-v2"
@@ -154,7 +160,7 @@ def test_a_records_file_without_header_cannot_resume(tmp_path):
 
 
 def test_two_runs_cannot_write_one_records_file(tmp_path):
-    from agents.arena import locked
+    from shengji_env.agents.arena import locked
 
     records = tmp_path / "arena.jsonl"
     with locked(records), pytest.raises(ValueError, match="another arena run is writing"):

@@ -1,8 +1,8 @@
 """The card network with the trick's reading and the deck count: masks, ONNX parity."""
 
 import torch
+from shengji_env.agents.network import make_network
 
-from agents.network import make_network
 from shengji_env.env import raw_env
 
 
@@ -24,10 +24,10 @@ def test_the_network_with_play_features_masks_like_the_plain_one():
 
 
 def test_a_card_network_with_play_features_and_deck_context_exports_to_onnx_with_parity(tmp_path):
-    from agents.onnx_agent import OnnxAgent
-    from agents.policy_file import save_checkpoint
-    from train.config import load_config
-    from train.export import export_policy, golden_positions
+    from shengji_env.agents.onnx_agent import OnnxAgent
+    from shengji_env.agents.policy_file import save_checkpoint
+    from shengji_env.train.config import load_config
+    from shengji_env.train.export import export_policy, golden_positions
 
     config = load_config(
         None,

@@ -5,9 +5,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from shengji_env.agents import load_agent
+from shengji_env.agents.human import play_game, typed_actions
 
-from agents import load_agent
-from agents.human import play_game, typed_actions
 from shengji_env.actions import COMMIT
 from shengji_env.env import raw_env
 from shengji_env.rules import format_cards
@@ -69,7 +69,7 @@ def test_typed_actions_commit_only_when_needed():
 
 def test_play_command_reads_stdin_and_leaves_cleanly_at_eof():
     result = subprocess.run(
-        [sys.executable, "-m", "train.cli", "play", "--decks", "1", "--seed", "3"],
+        [sys.executable, "-m", "shengji_env.frontends.cli", "play", "--decks", "1", "--seed", "3"],
         input="",
         capture_output=True,
         text=True,
@@ -81,8 +81,8 @@ def test_play_command_reads_stdin_and_leaves_cleanly_at_eof():
 
 
 def test_play_command_seats_the_best_shipped_policy_unless_told_otherwise(monkeypatch):
-    from frontends.commands import default_agent_spec
-    from train import cli
+    from shengji_env.frontends.commands import default_agent_spec
+    from shengji_env.frontends import cli
 
     loaded: list[str] = []
 

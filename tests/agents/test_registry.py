@@ -1,9 +1,8 @@
 """Agent specs: names, options and clear errors."""
 
 import pytest
-
-from agents import GreedyAgent, HeuristicAgent, RandomAgent, SearchAgent, load_agent
-from agents.registry import parse_spec
+from shengji_env.agents import GreedyAgent, HeuristicAgent, RandomAgent, SearchAgent, load_agent
+from shengji_env.agents.registry import parse_spec
 
 
 @pytest.mark.parametrize(

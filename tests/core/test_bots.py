@@ -1,5 +1,5 @@
-"""The core's rule bots (csrc/bots.cpp) against agents.heuristic and agents.greedy: the same
-play, card for card, at every lead and follow of seeded games on the reference engine
+"""The core's rule bots (csrc/bots.cpp) against the heuristic and greedy agents: the same play, card
+for card, at every lead and follow of seeded games on the reference engine
 (hands in the reference's deal order, where ties between equal keys are settled), the same
 final points from rollouts, and SearchAgent's same decisions on either engine."""
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from shengji_env.agents.greedy import GreedyAgent
+from shengji_env.agents.heuristic import HeuristicAgent
+from shengji_env.agents.search import CORE_POLICIES, SearchAgent
 
-from agents.greedy import GreedyAgent
-from agents.heuristic import HeuristicAgent
-from agents.search import CORE_POLICIES, SearchAgent
 from shengji_env.actions import DecisionKind
 from shengji_env.core import load_core, rule_arguments, state_of, to_game
 from shengji_env.env import raw_env

@@ -158,9 +158,9 @@ def test_bad_arguments_are_named():
 
 
 def test_the_batch_collector_collects_whole_hands_deterministically():
-    from train.batch_rollout import BatchCollector, batchable
-    from train.config import load_config
-    from train.rollout import Collector, make_collector
+    from shengji_env.train.batch_rollout import BatchCollector, batchable
+    from shengji_env.train.config import load_config
+    from shengji_env.train.rollout import Collector, make_collector
 
     overrides = ["envs_per_worker=4", "opponents={self: 1.0}", "hidden_sizes=[32]"]
     config = load_config(None, overrides)

@@ -1,13 +1,14 @@
-"""``reset(options={"hand": game})`` plays a given hand, and :func:`agents.play.play_match`
+"""``reset(options={"hand": game})`` plays a given hand, and
+:func:`~shengji_env.agents.play.play_match`
 plays a match hand by hand on it: the same hands, rewards and results as a match
 episode, which deals each next hand by itself (docs/rules.md §4, §8)."""
 
 from __future__ import annotations
 
 import pytest
+from shengji_env.agents import load_agent
+from shengji_env.agents.play import play_hand, play_match
 
-from agents import load_agent
-from agents.play import play_hand, play_match
 from shengji_env.core import load_core
 from shengji_env.env import raw_env
 from shengji_env.rules import Game, RuleConfig

@@ -7,9 +7,8 @@ import threading
 import time
 
 import pytest
-
-from frontends.table import TableSession
-from frontends.web import make_app
+from shengji_env.frontends.table import TableSession
+from shengji_env.frontends.web import make_app
 
 SEED = 2  # a deal where the scripted person declares first, leads a tractor and throws
 

@@ -12,10 +12,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from shengji_env.agents import load_agent
+from shengji_env.frontends.botzone import KEEP_RUNNING, botzone_id, card_of, respond, serve_botzone
+from shengji_env.frontends.botzone_judge import judge_hand
 
-from agents import load_agent
-from frontends.botzone import KEEP_RUNNING, botzone_id, card_of, respond, serve_botzone
-from frontends.botzone_judge import judge_hand
 from shengji_env.rules import format_card, make_deck, parse_card
 from shengji_env.rules.cards import rank_of
 
@@ -136,7 +136,15 @@ def test_long_running_mode_keeps_the_history_and_survives_a_bad_line():
 def test_the_botzone_command_answers_once():
     data = (ROOT / "tests/golden/botzone/play_follow_pair.json").read_text()
     done = subprocess.run(
-        [sys.executable, "-m", "train.cli", "botzone", "--agent", "heuristic", "--once"],
+        [
+            sys.executable,
+            "-m",
+            "shengji_env.frontends.cli",
+            "botzone",
+            "--agent",
+            "heuristic",
+            "--once",
+        ],
         input=data,
         capture_output=True,
         text=True,

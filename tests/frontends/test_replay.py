@@ -10,8 +10,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from shengji_env.agents.arena import run_arena
 
-from agents.arena import run_arena
 from shengji_env.replay import ReplayError, parse_replay, read_replay, resimulate, schema
 
 ROOT = Path(__file__).parents[2]
@@ -113,7 +113,7 @@ def test_a_replay_the_rules_disagree_with_names_the_field(tmp_path):
 
 
 def replay_command(path: Path) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "train.cli", "replay", str(path)]
+    command = [sys.executable, "-m", "shengji_env.frontends.cli", "replay", str(path)]
     return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=60)
 
 

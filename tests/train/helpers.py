@@ -3,8 +3,7 @@
 from pathlib import Path
 
 import torch
-
-from train.config import TrainConfig, load_config
+from shengji_env.train.config import TrainConfig, load_config
 
 TINY = [
     "total_steps=1500",

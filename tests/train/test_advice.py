@@ -5,17 +5,17 @@ input."""
 import numpy as np
 import pytest
 import torch
+from shengji_env.agents import HeuristicAgent, SearchAgent, load_agent
+from shengji_env.agents.advice import NO_ADVICE, HeuristicAdvice
+from shengji_env.agents.canonical import canonical_slots
+from shengji_env.agents.network import PolicyNet, make_network
+from shengji_env.agents.play import play_hand
+from shengji_env.agents.policy_file import load_checkpoint
+from shengji_env.train import distill
+from shengji_env.train.export import export_policy, golden_positions
+from shengji_env.train.ppo import train
 
-from agents import HeuristicAgent, SearchAgent, load_agent
-from agents.advice import NO_ADVICE, HeuristicAdvice
-from agents.canonical import canonical_slots
-from agents.network import PolicyNet, make_network
-from agents.play import play_hand
-from agents.policy_file import load_checkpoint
 from shengji_env.env import raw_env
-from train import distill
-from train.export import export_policy, golden_positions
-from train.ppo import train
 
 from .helpers import tiny
 
@@ -125,7 +125,7 @@ def test_an_advised_run_clones_search_labels_trains_exports_and_plays(tmp_path, 
     net = make_network(data["config"])
     net.load_state_dict(data["model"])
     export_policy(run / "checkpoint.pt", tmp_path / "export")
-    from agents.onnx_agent import OnnxAgent
+    from shengji_env.agents.onnx_agent import OnnxAgent
 
     exported = OnnxAgent(str(tmp_path / "export"))
     assert "advice" in exported.manifest["inputs"]

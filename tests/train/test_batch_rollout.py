@@ -8,14 +8,14 @@ from collections import Counter
 import numpy as np
 import pytest
 import torch
+from shengji_env.agents import HeuristicAgent
+from shengji_env.agents.behaviour import failed_leads
+from shengji_env.agents.network import make_network
+from shengji_env.train.baseline import HeuristicBaseline, point_scores
+from shengji_env.train.trajectories import gae, gae_segments
 
-from agents import HeuristicAgent
-from agents.behaviour import failed_leads
-from agents.network import make_network
 from shengji_env.core import load_core, to_game
 from shengji_env.env import raw_env
-from train.baseline import HeuristicBaseline, point_scores
-from train.trajectories import gae, gae_segments
 
 from .helpers import tiny
 
@@ -40,8 +40,9 @@ def test_gae_of_trajectories_end_to_end_is_gae_of_each():
 def test_the_batch_heuristic_plays_heuristic_agent_at_every_seat(tmp_path, decks):
     """Four heuristic seats at one table, beside an env where HeuristicAgent plays the same
     hand: the same action at every step and the same rewards."""
+    from shengji_env.train.batch_rollout import HEURISTIC, BatchCollector, _Hand, _Hands
+
     from shengji_env.vector import TableBatch
-    from train.batch_rollout import HEURISTIC, BatchCollector, _Hand, _Hands
 
     config = tiny(tmp_path, f"decks={decks}", "start=mid_match", "rules={start_level: random}")
     collector = BatchCollector(config)
@@ -70,7 +71,7 @@ def collect(tmp_path, seed: int, *more: str) -> tuple[dict, list[tuple], list[in
     the duplicate baseline), with what each hand's end recorded: (serial, hand, the table's
     rewards, the finished game), the seed each hand was dealt from (by serial) and the
     record the batch came from."""
-    from train import batch_rollout
+    from shengji_env.train import batch_rollout
 
     config = tiny(
         tmp_path,

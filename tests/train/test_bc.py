@@ -4,12 +4,12 @@ and cloning makes the policy agree with the heuristic far more than it did."""
 import numpy as np
 import pytest
 import torch
+from shengji_env.agents import HeuristicAgent
+from shengji_env.agents.network import make_network
+from shengji_env.train import bc
+from shengji_env.train import demonstrations as demonstrations_io
 
-from agents import HeuristicAgent
-from agents.network import make_network
 from shengji_env.env import raw_env
-from train import bc
-from train import demonstrations as demonstrations_io
 
 from .helpers import tiny
 
@@ -75,8 +75,9 @@ def test_cloning_makes_the_policy_agree_with_the_heuristic(tmp_path, demonstrati
 
 def _v0_part(folder, demonstrations):
     """A label part as made before shengji_v1: only the record's columns."""
+    from shengji_env.train.parts import part_path
+
     from shengji_env.encoding import RECORD_SIZE
-    from train.parts import part_path
 
     folder.mkdir()
     arrays = demonstrations.subset(slice(0, 40)).arrays()
@@ -87,7 +88,7 @@ def _v0_part(folder, demonstrations):
 def test_label_parts_made_for_shengji_v0_are_completed_with_their_deck_count(
     tmp_path, demonstrations
 ):
-    from train.distill import load_parts
+    from shengji_env.train.distill import load_parts
 
     arrays = _v0_part(tmp_path / "labels", demonstrations)
     with pytest.raises(ValueError, match="made for another observation layout"):

@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 import torch
-
-from agents.canonical import (
+from shengji_env.agents.canonical import (
     CARD_BLOCKS,
     COUNTING_GAINS,
     PLAY_GAINS,
@@ -12,12 +11,13 @@ from agents.canonical import (
     Canonicalize,
     canonical_slots,
 )
-from agents.network import PolicyNet
+from shengji_env.agents.network import PolicyNet
+from shengji_env.train.export import export_policy
+from shengji_env.train.ppo import train
+
 from shengji_env.encoding import OBS_LAYOUT
 from shengji_env.env import raw_env
 from shengji_env.rules import parse_cards
-from train.export import export_policy
-from train.ppo import train
 
 from .helpers import tiny
 
@@ -52,9 +52,9 @@ def test_canonical_network_masks_and_maps_logits_back_to_cards():
 def test_canonical_training_exports_with_parity(tmp_path, network):
     run = train(tiny(tmp_path, "num_workers=0", "total_steps=500", f"network={network}"))
     export_policy(run / "checkpoint.pt", tmp_path / "export")
-    from agents.network import make_network
-    from agents.onnx_agent import OnnxAgent
-    from agents.policy_file import load_checkpoint
+    from shengji_env.agents.network import make_network
+    from shengji_env.agents.onnx_agent import OnnxAgent
+    from shengji_env.agents.policy_file import load_checkpoint
 
     data = load_checkpoint(run / "checkpoint.pt")
     net = make_network(data["config"])

@@ -2,8 +2,7 @@
 
 import pytest
 import torch
-
-from train.config import RETIRED_KEYS, TrainConfig, config_from_dict, load_config
+from shengji_env.train.config import RETIRED_KEYS, TrainConfig, config_from_dict, load_config
 
 
 @pytest.mark.parametrize("key", sorted(RETIRED_KEYS))
@@ -40,7 +39,7 @@ def test_the_config_has_only_live_fields():
 def test_the_old_full_v2_config_is_refused_for_training_but_its_policy_plays():
     from pathlib import Path
 
-    from agents import load_agent
+    from shengji_env.agents import load_agent
 
     policy = Path(__file__).parents[2] / "models/full-v2/policy.pt"
     config = torch.load(policy, weights_only=True)["config"]

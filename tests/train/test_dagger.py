@@ -1,17 +1,14 @@
-"""Distillation on the student's own states (train.dagger): labels, exact resume, the
+"""Distillation on the student's own states (shengji_env.train.dagger): labels, exact resume, the
 student it makes, and the config's checks."""
 
 from pathlib import Path
 
 import numpy as np
 import pytest
-
-from agents import load_agent
-from agents.policy_file import load_checkpoint
-from shengji_env.actions import COMMIT, DecisionKind
-from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS, deck_counts
-from train.config import TrainConfig, config_from_dict, load_config
-from train.dagger import (
+from shengji_env.agents import load_agent
+from shengji_env.agents.policy_file import load_checkpoint
+from shengji_env.train.config import TrainConfig, config_from_dict, load_config
+from shengji_env.train.dagger import (
     BID_COLUMN,
     Labels,
     RoundSpec,
@@ -20,7 +17,10 @@ from train.dagger import (
     make_round,
     round_folder,
 )
-from train.ppo import train
+from shengji_env.train.ppo import train
+
+from shengji_env.actions import COMMIT, DecisionKind
+from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS, deck_counts
 
 from .helpers import same_weights, tiny
 
@@ -198,7 +198,7 @@ def test_a_search_teacher_labels_its_plans_next_card():
 
 
 def test_where_the_student_leaves_the_plan_the_search_teacher_has_no_label():
-    from agents.network import make_network
+    from shengji_env.agents.network import make_network
 
     student = {"network": "cards", "card_width": 8, "card_blocks": 1}
     weights = make_network(student).state_dict()
@@ -212,7 +212,7 @@ def test_where_the_student_leaves_the_plan_the_search_teacher_has_no_label():
 
 
 def test_a_teacher_must_be_a_policy_or_a_planning_bot():
-    from train.dagger import make_teacher
+    from shengji_env.train.dagger import make_teacher
 
     with pytest.raises(ValueError, match="not a rule-based"):
         make_teacher("random")
@@ -220,7 +220,7 @@ def test_a_teacher_must_be_a_policy_or_a_planning_bot():
 
 
 def test_the_first_fit_has_its_own_number_of_passes(tmp_path, monkeypatch):
-    import train.dagger as dagger
+    import shengji_env.train.dagger as dagger
 
     passes: list[int] = []
     real = dagger.fit_passes

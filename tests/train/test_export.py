@@ -8,14 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from shengji_env.agents import load_agent
+from shengji_env.agents.network import make_network
+from shengji_env.agents.onnx_agent import OnnxAgent
+from shengji_env.agents.policy_file import load_checkpoint
+from shengji_env.train.export import export_policy, golden_positions
 
-from agents import load_agent
-from agents.network import make_network
-from agents.onnx_agent import OnnxAgent
-from agents.policy_file import load_checkpoint
 from shengji_env.env import raw_env
 from tests.benchmark_scripts import load_script
-from train.export import export_policy, golden_positions
 
 ROOT = Path(__file__).parents[2]
 MODEL = ROOT / "models" / "quick-v2"
@@ -64,7 +64,8 @@ def test_golden_vectors_in_the_manifest_reproduce(exported):
 
 def test_the_onnx_agent_plays_a_legal_hand_without_importing_torch(exported):
     code = (
-        "import sys; from agents import load_agent; from shengji_env.env import raw_env\n"
+        "import sys; from shengji_env.agents import load_agent\n"
+        "from shengji_env.env import raw_env\n"
         f"agent = load_agent('onnx:{exported}')\n"
         "env = raw_env(decks=2); env.reset(seed=3)\n"
         "for _ in env.agent_iter():\n"
@@ -104,11 +105,12 @@ def test_manifest_checks(exported, tmp_path):
 def test_bot_with_an_exported_model_plays_a_whole_hand(exported):
     import json
 
-    from agents.protocol import request_for
+    from shengji_env.frontends.protocol import request_for
+
     from shengji_env.rules import Game, Phase, RuleConfig, parse_cards
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "train.cli", "bot", "--model", str(exported)],
+        [sys.executable, "-m", "shengji_env.frontends.cli", "bot", "--model", str(exported)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -136,11 +138,21 @@ def test_serve_command_with_an_exported_model_plays_a_whole_hand(exported):
     import json
     import urllib.request
 
-    from agents.protocol import request_for
+    from shengji_env.frontends.protocol import request_for
+
     from shengji_env.rules import Game, Phase, RuleConfig, parse_cards
 
     server = subprocess.Popen(
-        [sys.executable, "-m", "train.cli", "serve", "--model", str(exported), "--port", "0"],
+        [
+            sys.executable,
+            "-m",
+            "shengji_env.frontends.cli",
+            "serve",
+            "--model",
+            str(exported),
+            "--port",
+            "0",
+        ],
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import torch
-
-from agents.masked_policy import MASKED_LOGIT
-from train.batch_rollout import gumbel_max
+from shengji_env.agents.masked_policy import MASKED_LOGIT
+from shengji_env.train.batch_rollout import gumbel_max
 
 
 def test_gumbel_max_draws_from_the_softmax():

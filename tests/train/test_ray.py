@@ -1,10 +1,9 @@
 """The Ray backend: the same training as the local backend, and an actor may die mid-run."""
 
 import pytest
-
-from agents.policy_file import load_checkpoint
-from train.config import load_config
-from train.ppo import train
+from shengji_env.agents.policy_file import load_checkpoint
+from shengji_env.train.config import load_config
+from shengji_env.train.ppo import train
 
 from .helpers import same_weights, tiny
 
@@ -33,7 +32,7 @@ def test_ray_backend_trains_like_the_local_backend_and_survives_a_killed_actor(
     assert on_ray["global_step"] == local["global_step"]
     assert same_weights(on_ray["model"], local["model"])
 
-    from train import rollout
+    from shengji_env.train import rollout
 
     original = rollout.RayWorkers.collect
     calls = []
@@ -59,7 +58,7 @@ def test_ray_backend_needs_workers():
 
 
 def test_arena_fans_deals_out_to_ray(local_ray):
-    from agents.arena import run_arena
+    from shengji_env.agents.arena import run_arena
 
     on_ray = run_arena(["greedy", "random"], 3, options={"decks": 1}, backend="ray")
     local = run_arena(["greedy", "random"], 3, options={"decks": 1})

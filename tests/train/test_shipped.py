@@ -6,11 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from agents.arena import run_arena
-from agents.policy_file import load_checkpoint
-from train.config import config_from_dict
-from train.ppo import train
+from shengji_env.agents.arena import run_arena
+from shengji_env.agents.policy_file import load_checkpoint
+from shengji_env.train.config import config_from_dict
+from shengji_env.train.ppo import train
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = json.loads((ROOT / "tests/golden/shipped_models_vs_heuristic.json").read_text())

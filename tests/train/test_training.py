@@ -5,15 +5,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from shengji_env.agents import load_agent
+from shengji_env.agents.network import make_network
+from shengji_env.agents.policy_file import load_checkpoint, save_checkpoint
+from shengji_env.train.config import load_config
+from shengji_env.train.ppo import _grow_network, ppo_update, train
+from shengji_env.train.rollout import make_collector
 
-from agents import load_agent
-from agents.network import make_network
-from agents.policy_file import load_checkpoint, save_checkpoint
 from shengji_env.actions import NUM_ACTIONS
 from shengji_env.encoding import OBS_SIZE
-from train.config import load_config
-from train.ppo import _grow_network, ppo_update, train
-from train.rollout import make_collector
 
 from .helpers import TINY, tiny
 
@@ -114,7 +114,7 @@ def test_shipped_configs_load():
 
 
 def test_a_kept_policy_is_small_and_loads_from_its_folder(tmp_path):
-    from agents.policy_file import save_policy
+    from shengji_env.agents.policy_file import save_policy
 
     run = train(tiny(tmp_path, "num_workers=0", "total_steps=500"))
     kept = save_policy(run / "checkpoint.pt", tmp_path / "model")
@@ -124,8 +124,8 @@ def test_a_kept_policy_is_small_and_loads_from_its_folder(tmp_path):
 
 
 def test_the_cli_resumes_a_run_under_its_own_config(tmp_path):
-    from train.cli import main
-    from train.config import TrainConfig
+    from shengji_env.frontends.cli import main
+    from shengji_env.train.config import TrainConfig
 
     settings = [*TINY, f"run_dir={tmp_path}", "num_workers=0", "total_steps=500"]
     settings += ["run_name=cli", "ent_coef=0.02"]
@@ -140,7 +140,7 @@ def test_the_cli_resumes_a_run_under_its_own_config(tmp_path):
 
 
 def test_until_update_stops_the_run_at_that_update_over_all_its_calls(tmp_path):
-    from train.cli import main
+    from shengji_env.frontends.cli import main
 
     settings = [*TINY, f"run_dir={tmp_path}", "num_workers=0", "run_name=until", "bc_steps=0"]
     settings.append("checkpoint_every=5")  # the stop itself must checkpoint
@@ -225,8 +225,8 @@ def test_a_format_1_file_needs_its_sha256_beside_it(tmp_path):
 
 
 def test_resuming_with_the_deck_context_grows_the_network_without_changing_its_play(tmp_path):
-    from agents.network import network_from_checkpoint
-    from train.checkpoint import add_deck_context
+    from shengji_env.agents.network import network_from_checkpoint
+    from shengji_env.train.checkpoint import add_deck_context
 
     cards = ["network=cards", "card_width=8", "card_blocks=1", "num_workers=0"]
     first = train(tiny(tmp_path, *cards, "total_steps=500"))

@@ -10,10 +10,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from shengji_env.agents import load_agent
+from shengji_env.frontends.protocol import decide, request_for
+from shengji_env.frontends.serving import answer, make_server
 
-from agents import load_agent
-from agents.protocol import decide, request_for
-from agents.serving import answer, make_server
 from shengji_env.rules import Game, Phase, RuleConfig, parse_cards
 
 ROOT = Path(__file__).parents[2]
@@ -43,7 +43,16 @@ def test_protocol_plays_whole_hands_in_process():
 
 def test_bot_over_stdin_stdout_plays_a_whole_hand():
     process = subprocess.Popen(
-        [sys.executable, "-m", "train.cli", "bot", "--agent", "greedy", "--decks", "2"],
+        [
+            sys.executable,
+            "-m",
+            "shengji_env.frontends.cli",
+            "bot",
+            "--agent",
+            "greedy",
+            "--decks",
+            "2",
+        ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,

@@ -16,9 +16,9 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
+from shengji_env.agents import load_agent
+from shengji_env.agents.arena import ArenaResult, Interval, run_arena
 
-from agents import load_agent
-from agents.arena import ArenaResult, Interval, run_arena
 from shengji_env import __version__, demo
 from shengji_env.rules import RuleConfig
 
@@ -174,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "play":
         return play_command(args)
     if args.command in FRONT_ENDS:
-        from frontends import commands
+        from shengji_env.frontends import commands
 
         return getattr(commands, FRONT_ENDS[args.command])(args)
     return arena_command(args)
@@ -230,7 +230,7 @@ def bench_command(args: argparse.Namespace) -> int:
 
 
 def export_command(args: argparse.Namespace) -> int:
-    from train.export import export_policy
+    from shengji_env.train.export import export_policy
 
     source = args.checkpoint / "policy.pt" if args.checkpoint.is_dir() else args.checkpoint
     try:
@@ -247,7 +247,7 @@ def serving_agent(args: argparse.Namespace) -> tuple[Any, RuleConfig, dict[str, 
     if (args.model is None) == (args.agent is None):
         raise ValueError("give exactly one of --model DIR or --agent SPEC")
     if args.model is not None:
-        from agents.onnx_agent import OnnxAgent
+        from shengji_env.agents.onnx_agent import OnnxAgent
 
         agent = OnnxAgent(str(args.model))
         rules = dict(agent.manifest["rule_config"])
@@ -258,7 +258,7 @@ def serving_agent(args: argparse.Namespace) -> tuple[Any, RuleConfig, dict[str, 
 
 
 def serving_command(args: argparse.Namespace) -> int:
-    from agents.serving import make_server, serve_lines
+    from shengji_env.frontends.serving import make_server, serve_lines
 
     console = Console(stderr=True)
     try:
@@ -288,8 +288,9 @@ def serving_command(args: argparse.Namespace) -> int:
 
 
 def play_command(args: argparse.Namespace) -> int:
-    from agents.human import play_game
-    from frontends.commands import default_agent_spec
+    from shengji_env.agents.human import play_game
+    from shengji_env.frontends.commands import default_agent_spec
+
     from shengji_env.env import raw_env
     from shengji_env.replay import HandRecorder, write_replay
 
@@ -332,9 +333,9 @@ def play_command(args: argparse.Namespace) -> int:
 
 
 def train_command(args: argparse.Namespace) -> int:
-    from agents.policy_file import load_checkpoint
-    from train.config import config_from_dict, config_overrides, load_config
-    from train.ppo import train
+    from shengji_env.agents.policy_file import load_checkpoint
+    from shengji_env.train.config import config_from_dict, config_overrides, load_config
+    from shengji_env.train.ppo import train
 
     console = Console()
     try:

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shengji_env.agents import load_agent
+from shengji_env.frontends.protocol import request_for
+from shengji_env.frontends.serving import MAX_REQUEST_BYTES, answer, make_server
 
-from agents import load_agent
-from agents.protocol import request_for
-from agents.serving import MAX_REQUEST_BYTES, answer, make_server
 from shengji_env.rules import Game, RuleConfig
 
 ROOT = Path(__file__).parents[2]
@@ -56,7 +56,7 @@ def test_only_plain_ids_are_echoed(ident, echoed):
 
 def test_the_bot_answers_every_hostile_line_and_keeps_serving():
     process = subprocess.Popen(
-        [sys.executable, "-m", "train.cli", "bot", "--agent", "heuristic"],
+        [sys.executable, "-m", "shengji_env.frontends.cli", "bot", "--agent", "heuristic"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -172,7 +172,8 @@ def test_concurrent_requests_get_the_answers_of_one_at_a_time(server):
     import random
     from concurrent.futures import ThreadPoolExecutor
 
-    from agents.protocol import decide
+    from shengji_env.frontends.protocol import decide
+
     from shengji_env.rules import Phase
     from shengji_env.rules.sampling import random_action
 
@@ -228,6 +229,6 @@ JSON_VALUES = st.recursive(
 @settings(max_examples=400, deadline=None)
 @given(JSON_VALUES, st.booleans())
 def test_the_depth_check_counts_brackets_outside_strings_only(value, ascii_only):
-    from agents.serving import _nesting_depth
+    from shengji_env.frontends.serving import _nesting_depth
 
     assert _nesting_depth(json.dumps(value, ensure_ascii=ascii_only)) == nesting(value)
