@@ -20,15 +20,21 @@ FOLDERS = {
     "shengji_env.agents": "agents",
     "shengji_env.train": "train",
     "shengji_env.frontends": "frontends",
+    "shengji_env.models": "models",
 }
 
 
 def packages_under(package: str, folder: str) -> list[str]:
-    """``package`` and every package below it (each folder holding an ``__init__.py``)."""
+    """``package`` and every folder below it that Python could import: code packages and
+    data folders (``schemas``, ``static``) alike. A model folder's name (``standalone-v8``)
+    is no Python name; its files are package data of ``shengji_env.models``."""
     root = Path(folder)
+    folders = [root, *(path for path in sorted(root.rglob("*")) if path.is_dir())]
     return [
-        ".".join([package, *init.parent.relative_to(root).parts])
-        for init in sorted(root.rglob("__init__.py"))
+        ".".join([package, *path.relative_to(root).parts])
+        for path in folders
+        if all(part.isidentifier() for part in path.relative_to(root).parts)
+        and "__pycache__" not in path.parts
     ]
 
 

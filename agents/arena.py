@@ -548,7 +548,7 @@ def _run_ray_tasks(
 def _one_thread_each() -> None:
     """A worker's math libraries (torch's OpenMP pool) on one thread: with a pool of the
     cores' size in every worker they spin against each other, and an arena of policies ran
-    33 times slower with two workers than with one (BENCHMARKS.md, twenty-sixth session)."""
+    33 times slower with two workers than with one (BENCHMARKS.md, 2026-12-05)."""
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # for a torch not yet loaded
         os.environ[name] = "1"
     if "torch" in sys.modules:

@@ -3,13 +3,15 @@
 A spec is a name with optional ``key=value`` options: ``random``, ``greedy``,
 ``heuristic``, ``search:rollouts=32``, ``search:budget=0.5,seed=3``. Agents that load a
 policy take a path first: ``ppo:runs/NAME/checkpoint.pt``, ``ppo:models/NAME,sample=1``,
-``onnx:exports/NAME``.
+``onnx:exports/NAME``; a shipped model goes by its name (``ppo:standalone-v7``), and
+``default`` is the default bot (:data:`~shengji_env.agents.shipped.DEFAULT_MODEL`).
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .base import Agent
@@ -17,12 +19,34 @@ from .greedy import GreedyAgent
 from .heuristic import HeuristicAgent
 from .random_agent import RandomAgent
 from .search import SearchAgent
+from .shipped import DEFAULT_MODEL, shipped_model_path, shipped_models
+
+
+def policy_location(path: str) -> str:
+    """``path`` itself where it exists, else the shipped model of that name (``standalone-v7``).
+
+    Raises:
+        ValueError: neither; the message lists the shipped models.
+    """
+    if Path(path).exists():
+        return path
+    if path in shipped_models():
+        return str(shipped_model_path(path))
+    raise ValueError(
+        f"no policy at {path!r}, and no shipped model of that name "
+        f"(installed: {', '.join(shipped_models()) or 'none'})"
+    )
 
 
 def _ppo_agent(path: str, sample: int = 0, seed: int | None = None) -> Agent:
     from .ppo_agent import PPOAgent  # imports torch: only when asked for
 
-    return PPOAgent(path, sample=sample, seed=seed)
+    return PPOAgent(policy_location(path), sample=sample, seed=seed)
+
+
+def _default_agent(sample: int = 0, seed: int | None = None) -> Agent:
+    """The default bot: the shipped policy :data:`DEFAULT_MODEL`."""
+    return _ppo_agent(str(shipped_model_path(DEFAULT_MODEL)), sample=sample, seed=seed)
 
 
 def _onnx_agent(path: str, sample: int = 0, seed: int | None = None) -> Agent:
@@ -38,8 +62,10 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "search": SearchAgent,
     "ppo": _ppo_agent,
     "onnx": _onnx_agent,
+    "default": _default_agent,
 }
 PATH_AGENTS = {"ppo", "onnx"}
+POLICY_AGENTS = {*PATH_AGENTS, "default"}
 
 
 def is_rule_based(spec: str) -> bool:
@@ -49,7 +75,7 @@ def is_rule_based(spec: str) -> bool:
         name, _ = parse_spec(spec)
     except ValueError:
         return False
-    return name in AGENTS and name not in PATH_AGENTS
+    return name in AGENTS and name not in POLICY_AGENTS
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

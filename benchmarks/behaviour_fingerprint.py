@@ -18,12 +18,12 @@ import tempfile
 from pathlib import Path
 
 import torch
-from shengji_env.agents.arena import run_arena
-from shengji_env.train.config import load_config
-from shengji_env.train.ppo import train
 
+from shengji_env.agents.arena import run_arena
 from shengji_env.demo import hand_trace
 from shengji_env.rules import RuleConfig
+from shengji_env.train.config import load_config
+from shengji_env.train.ppo import train
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ("quick-v2", "full-v2", "full-v3", "full-v4")

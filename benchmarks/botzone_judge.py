@@ -16,6 +16,7 @@ import argparse
 import time
 
 import numpy as np
+
 from shengji_env.agents import load_agent
 from shengji_env.frontends.botzone_judge import IllegalResponse, judge_hand
 

@@ -16,10 +16,10 @@ import argparse
 from typing import Any
 
 import numpy as np
-from shengji_env.agents import HeuristicAgent, load_agent, registry
-from shengji_env.agents.arena import run_arena
 
 from shengji_env.actions import DecisionKind
+from shengji_env.agents import HeuristicAgent, load_agent, registry
+from shengji_env.agents.arena import run_arena
 
 KINDS = {
     "bid": (DecisionKind.BID,),

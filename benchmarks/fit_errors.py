@@ -15,13 +15,13 @@ from collections import defaultdict
 from typing import Any
 
 import numpy as np
-from shengji_env.agents.play import play_hand
-from shengji_env.agents.registry import load_agent
-from shengji_env.train.dagger import make_teacher
 
 from shengji_env.actions import COMMIT
+from shengji_env.agents.play import play_hand
+from shengji_env.agents.registry import load_agent
 from shengji_env.env import raw_env
 from shengji_env.rules import TRUMP, card_points
+from shengji_env.train.dagger import make_teacher
 
 
 def follow_kind(view: Any) -> str:

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import numpy as np
 import torch
+
 from shengji_env.agents.masked_policy import MaskedPolicy
 from shengji_env.agents.network import network_from_checkpoint
 from shengji_env.agents.policy_file import load_checkpoint, policy_path
-from shengji_env.train.dagger import load_labels
-
 from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS, deck_counts
+from shengji_env.train.dagger import load_labels
 
 KIND_OF_SLOT = {slot: kind.value for kind, slot in PHASE_SLOTS.items()}
 Group = tuple[int, str]  # deck count, decision kind

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from shengji_env.agents.onnx_agent import OnnxAgent
 
+from shengji_env.agents.onnx_agent import OnnxAgent
 from shengji_env.env import raw_env
 
 

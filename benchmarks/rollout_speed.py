@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 import torch
+
+from shengji_env.core import ENGINE_VARIABLE
 from shengji_env.train.batch_rollout import BatchCollector
 from shengji_env.train.config import load_config
 from shengji_env.train.rollout import Collector
-
-from shengji_env.core import ENGINE_VARIABLE
 
 WAYS = ("reference", "core", "batched")
 

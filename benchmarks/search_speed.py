@@ -16,9 +16,8 @@ import platform
 import statistics
 import time
 
-from shengji_env.agents import load_agent
-
 from shengji_env.actions import DecisionKind
+from shengji_env.agents import load_agent
 from shengji_env.env import raw_env
 
 PLAYS = (DecisionKind.LEAD, DecisionKind.FOLLOW)

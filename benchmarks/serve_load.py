@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from shengji_env.frontends.protocol import request_for
 
+from shengji_env.frontends.protocol import request_for
 from shengji_env.rules import Game, Phase, RuleConfig
 from shengji_env.rules.sampling import random_action
 

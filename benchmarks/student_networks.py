@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 import torch
+
 from shengji_env.agents.network import make_network
+from shengji_env.encoding import OBS_LAYOUT
 from shengji_env.train.config import TrainConfig
 from shengji_env.train.dagger import Labels, fit, load_labels, round_folder, score
-
-from shengji_env.encoding import OBS_LAYOUT
 
 NETWORKS = {
     "mlp counting 512x256": {"network": "counting", "hidden_sizes": [512, 256]},

@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 import numpy as np
+
 from shengji_env.agents import load_agent
 from shengji_env.agents.arena import Player, run_arena
 from shengji_env.train.dagger import BID_COLUMN

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from shengji_env.frontends.protocol import choose_cards
-
 from shengji_env.rules import (
     Bid,
     Game,

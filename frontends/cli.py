@@ -16,11 +16,14 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
-from shengji_env.agents import load_agent
-from shengji_env.agents.arena import ArenaResult, Interval, run_arena
 
 from shengji_env import __version__, demo
+from shengji_env.agents import load_agent
+from shengji_env.agents.arena import ArenaResult, Interval, run_arena
+from shengji_env.agents.shipped import DEFAULT_MODEL
 from shengji_env.rules import RuleConfig
+
+DEFAULT_BOT = f"default, the shipped policy {DEFAULT_MODEL}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -35,7 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser(
         "demo",
         **defaults,
-        help="play a seeded hand with random legal moves and print it",
+        help="play a seeded hand with random legal moves and print it (--next-steps: what "
+        "to run after make demo)",
         add_help=False,
     )
     arena = sub.add_parser(
@@ -102,12 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "play", **defaults, help="play a hand in the terminal against bots or a policy"
     )
     play.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
-    play.add_argument(
-        "--partner", help="agent spec of your partner (default: models/standalone-v8)"
-    )
-    play.add_argument(
-        "--opponents", help="agent spec of both opponents (default: models/standalone-v8)"
-    )
+    play.add_argument("--partner", help=f"agent spec of your partner (default: {DEFAULT_BOT})")
+    play.add_argument("--opponents", help=f"agent spec of both opponents (default: {DEFAULT_BOT})")
     play.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
     play.add_argument("--seed", type=count(0), help="the deal (random if omitted)")
     play.add_argument("--replay", type=Path, help="write the hand here (replay JSON lines)")
@@ -115,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     web.add_argument(
         "--opponents",
         nargs="+",
-        help="one agent spec for all bots, or three (default: models/standalone-v8)",
+        help=f"one agent spec for all bots, or three (default: {DEFAULT_BOT})",
     )
     web.add_argument("--port", type=count(1, 65535), default=8780)
     web.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
@@ -129,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "botzone", **defaults, help="answer Botzone Tractor (双升) requests on stdin"
     )
     botzone.add_argument("--model", type=Path, help="an exported policy folder (shengji export)")
-    botzone.add_argument("--agent", help="any agent spec (default: models/standalone-v8)")
+    botzone.add_argument("--agent", help=f"any agent spec (default: {DEFAULT_BOT})")
     botzone.add_argument(
         "--once", action="store_true", help="answer one request and exit (no long-running mode)"
     )
@@ -159,6 +159,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     training.add_argument("overrides", nargs="*", help="key=value settings over the config")
     args, rest = parser.parse_known_args(argv)
     if args.command == "demo":
+        if rest == ["--next-steps"]:
+            from shengji_env.frontends.commands import print_next_steps
+
+            print_next_steps()
+            return 0
         demo.main(rest)
         return 0
     if rest:
@@ -289,9 +294,8 @@ def serving_command(args: argparse.Namespace) -> int:
 
 def play_command(args: argparse.Namespace) -> int:
     from shengji_env.agents.human import play_game
-    from shengji_env.frontends.commands import default_agent_spec
-
     from shengji_env.env import raw_env
+    from shengji_env.frontends.commands import default_agent_spec
     from shengji_env.replay import HandRecorder, write_replay
 
     console = Console()

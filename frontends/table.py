@@ -17,10 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from shengji_env.actions import COMMIT, Decision
 from shengji_env.agents import load_agent
 from shengji_env.agents.base import Agent
-
-from shengji_env.actions import COMMIT, Decision
 from shengji_env.env import raw_env
 from shengji_env.replay import HandRecorder
 from shengji_env.rules import HandResult, TrickRecord, TrumpContext, format_card

@@ -8,4 +8,4 @@ from . import rules
 from .env import env, raw_env
 
 __all__ = ["env", "raw_env", "rules"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -1,4 +1,4 @@
-"""The README's text, and running one of its `python examples/...` lines verbatim."""
+"""Running one of the docs' `python examples/...` lines verbatim."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+RECIPES = (ROOT / "docs" / "recipes.md").read_text(encoding="utf-8")
 
 
 def run_readme_line(script: str) -> str:
-    """Runs the README's one line ``python examples/<script> ...`` with this Python, from the
-    repository root; returns its output after checking that it exited 0."""
+    """Runs the one line ``python examples/<script> ...`` of docs/recipes.md with this
+    Python, from the repository root; returns its output after checking that it exited 0."""
     pattern = rf"^python examples/{re.escape(script)}.*$"
-    (command,) = re.findall(pattern, README, flags=re.MULTILINE)
+    (command,) = re.findall(pattern, RECIPES, flags=re.MULTILINE)
     done = subprocess.run(
         [sys.executable, *shlex.split(command)[1:]],
         cwd=ROOT,

@@ -1,6 +1,7 @@
 """Command-line misuse ends in a message and exit status 2, never a traceback."""
 
 import pytest
+
 from shengji_env.frontends.cli import main
 
 MISUSES = [
@@ -11,9 +12,9 @@ MISUSES = [
     ("arena --agents random greedy --seed x", "argument --seed: 'x' is not an integer"),
     ("arena --agents random greedy --decks 4", "invalid choice: 4"),
     ("arena --agents random random", "agent specs must differ"),
-    ("arena --agents ppo:/nonexistent random", "no checkpoint at /nonexistent"),
+    ("arena --agents ppo:/nonexistent random", "no policy at '/nonexistent'"),
     ("export /nonexistent --out OUT", "no checkpoint at /nonexistent"),
-    ("export models/quick-v2/config.yaml --out OUT", "corrupt or not a checkpoint"),
+    ("export models/standalone-v8/config.yaml --out OUT", "corrupt or not a checkpoint"),
     ("bot --model /nonexistent", "holds no manifest.json"),
     ("bot", "give exactly one of --model DIR or --agent SPEC"),
     ("bot --model x --agent y", "give exactly one of --model DIR or --agent SPEC"),
@@ -22,7 +23,7 @@ MISUSES = [
     ("play --opponents nobody", "unknown agent 'nobody'"),
     ("play --seat 7", "invalid choice: 7"),
     ("train --config /nonexistent.yaml", "no config file at /nonexistent.yaml"),
-    ("train --resume models/quick-v2/policy.pt", "cannot resume"),
+    ("train --resume models/standalone-v8/policy.pt", "cannot resume"),
     ("train --max-minutes -1", "-1 is not a positive number of minutes"),
     ("train learning_rate=-1", "learning_rate must be in"),
     ("train --resume /nonexistent.pt", "no checkpoint at /nonexistent.pt"),

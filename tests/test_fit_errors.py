@@ -4,11 +4,10 @@ from types import SimpleNamespace
 
 from shengji_env.agents.play import play_hand
 from shengji_env.agents.random_agent import RandomAgent
-from shengji_env.train.dagger import make_teacher
-
 from shengji_env.env import raw_env
 from shengji_env.rules import RuleConfig, parse_card
 from shengji_env.rules.trump import trump_context
+from shengji_env.train.dagger import make_teacher
 
 from .benchmark_scripts import load_script
 

@@ -25,7 +25,7 @@ def node_ready() -> str | None:
     return node
 
 
-@pytest.mark.parametrize("model", ["full-v2", "full-v4"])
+@pytest.mark.parametrize("model", ["standalone-v8", "full-v4"])
 def test_golden_vectors_reproduce_in_node(model, tmp_path):
     node = node_ready()
     if node is None:

@@ -4,6 +4,7 @@ import gzip
 import json
 
 import pytest
+
 from shengji_env.agents.arena import DealRecord, HandOutcome
 
 from .benchmark_scripts import load_script

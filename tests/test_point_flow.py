@@ -1,8 +1,8 @@
 """benchmarks/point_flow.py: where each agent's point cards go, from arena replays."""
 
 import pytest
-from shengji_env.agents.arena import run_arena
 
+from shengji_env.agents.arena import run_arena
 from shengji_env.replay import read_replay
 from shengji_env.rules.cards import POINTS, parse_card
 from shengji_env.rules.config import RuleConfig

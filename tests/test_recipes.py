@@ -1,4 +1,4 @@
-"""The single-file self-play recipe trains (seconds), as the README's command runs it."""
+"""The single-file self-play recipe trains (seconds), as docs/recipes.md runs it."""
 
 import math
 import re

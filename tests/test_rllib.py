@@ -1,4 +1,4 @@
-"""The RLlib recipe trains, as the README runs it (in `make test-rllib`'s own venv: RLlib
+"""The RLlib recipe trains, as docs/recipes.md runs it (in `make test-rllib`'s own venv: RLlib
 2.60 pins an older gymnasium than the main venv's, where this test is skipped)."""
 
 import re

@@ -13,7 +13,6 @@ from typing import Any
 
 from shengji_env.agents import HeuristicAgent
 from shengji_env.agents.play import play_hand
-
 from shengji_env.core import load_core, rule_arguments, state_of
 from shengji_env.env import points_rewards, raw_env
 

@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 import torch
+
 from shengji_env.agents.advice import NO_ADVICE
 from shengji_env.agents.behaviour import failed_leads
 from shengji_env.agents.planning import planned_action
 from shengji_env.agents.search import CORE_POLICIES
-
 from shengji_env.core import load_core, to_game
 from shengji_env.env import raw_env
 from shengji_env.rules import Game, RuleConfig

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from shengji_env.agents.network import PolicyNet
 from torch import nn
+
+from shengji_env.agents.network import PolicyNet
 
 from . import distill
 from .config import TrainConfig

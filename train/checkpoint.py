@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 import torch
-from shengji_env.agents.network import make_network
 
+from shengji_env.agents.network import make_network
 from shengji_env.card_reading import DECK_COUNTS
 
 

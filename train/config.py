@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 import yaml
-from shengji_env.agents.registry import is_rule_based, load_agent
 
+from shengji_env.agents.registry import is_rule_based, load_agent
 from shengji_env.env import STARTS
 from shengji_env.rules import RuleConfig
 

@@ -25,6 +25,9 @@ from typing import Any
 
 import numpy as np
 import torch
+from torch import nn
+
+from shengji_env.actions import COMMIT, NUM_ACTIONS, DecisionKind
 from shengji_env.agents.advice import HeuristicAdvice
 from shengji_env.agents.masked_policy import MaskedPolicy
 from shengji_env.agents.network import make_network, network_from_checkpoint
@@ -32,9 +35,6 @@ from shengji_env.agents.planning import PlanningAgent
 from shengji_env.agents.play import play_hand
 from shengji_env.agents.policy_file import load_checkpoint, policy_path
 from shengji_env.agents.registry import is_rule_based, load_agent
-from torch import nn
-
-from shengji_env.actions import COMMIT, NUM_ACTIONS, DecisionKind
 from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS
 from shengji_env.env import raw_env
 

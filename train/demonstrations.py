@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
 from shengji_env.agents import HeuristicAgent
 from shengji_env.agents.play import play_hand
-
 from shengji_env.env import raw_env
 
 from .config import TrainConfig

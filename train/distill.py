@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from shengji_env.agents import HeuristicAgent, SearchAgent
 from shengji_env.agents.advice import HeuristicAdvice
 from shengji_env.agents.play import play_hand
-
 from shengji_env.env import raw_env
 
 from . import parts as parts_io

@@ -18,11 +18,11 @@ from typing import Any
 
 import numpy as np
 import torch
+
+from shengji_env.actions import COMMIT, NUM_ACTIONS
 from shengji_env.agents.advice import NO_ADVICE, HeuristicAdvice
 from shengji_env.agents.network import network_from_checkpoint
 from shengji_env.agents.policy_file import load_checkpoint
-
-from shengji_env.actions import COMMIT, NUM_ACTIONS
 from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE
 from shengji_env.env import raw_env
 from shengji_env.rules import RuleConfig, format_card

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+
 from shengji_env.agents.network import PolicyNet, make_network
 
 from .config import TrainConfig

@@ -19,12 +19,13 @@ from typing import Any
 import numpy as np
 import torch
 import yaml
+from torch import nn
+from torch.utils.tensorboard import SummaryWriter
+
 from shengji_env.agents.arena import Player, run_arena
 from shengji_env.agents.network import PolicyNet, make_network
 from shengji_env.agents.policy_file import load_checkpoint, save_checkpoint, save_policy
 from shengji_env.agents.ppo_agent import PPOAgent
-from torch import nn
-from torch.utils.tensorboard import SummaryWriter
 
 from . import dagger
 from .bc import behaviour_clone

@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 import torch
+
 from shengji_env.agents import HeuristicAgent, load_agent
 from shengji_env.agents.advice import NO_ADVICE, HeuristicAdvice
 from shengji_env.agents.behaviour import failed_leads
 from shengji_env.agents.network import PolicyNet
 from shengji_env.agents.planning import planned_action
 from shengji_env.agents.search import CORE_POLICIES
-
 from shengji_env.engines import CoreEngine
 from shengji_env.env import raw_env
 

@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+
 from shengji_env.agents.arena import (
     DealRecord,
     Interval,
@@ -117,7 +118,7 @@ def test_plot_labels_are_short(tmp_path):
     from shengji_env.frontends.cli import plot_result, short_name
 
     assert short_name("ppo:runs/demo/checkpoint.pt") == "ppo:demo"
-    assert short_name("ppo:models/quick-v2") == "ppo:quick-v2"
+    assert short_name("ppo:models/standalone-v8") == "ppo:standalone-v8"
     assert short_name("search:rollouts=4") == "search:rollouts=4"
     result = run_arena(["greedy", "random"], 2, options={"decks": 1})
     plot_result(result, tmp_path / "arena.png")

@@ -8,9 +8,9 @@ import math
 from pathlib import Path
 
 import pytest
+
 from shengji_env.agents.arena import DealRecord, run_arena
 from shengji_env.agents.behaviour import BehaviourSummary, TeamBehaviour
-
 from shengji_env.replay import read_replay, resimulate
 from shengji_env.rules.patterns import as_combination
 
@@ -85,7 +85,6 @@ def test_records_that_kept_one_hand_under_a_team_read_as_that_hand():
 def match_decks(seed: int, agent_seed: int, hands: int) -> list[list[int]]:
     """The decks of a match's first ``hands`` hands, random agents seeded ``agent_seed``."""
     from shengji_env.agents import load_agent
-
     from shengji_env.env import raw_env
 
     env = raw_env(decks=1, episode="match")

@@ -4,9 +4,9 @@ import random
 
 import numpy as np
 import pytest
-from shengji_env.agents import load_agent
 
 from shengji_env.actions import DecisionKind
+from shengji_env.agents import load_agent
 from shengji_env.env import raw_env
 from shengji_env.view import seat_view
 

@@ -1,8 +1,8 @@
 """The card network with the trick's reading and the deck count: masks, ONNX parity."""
 
 import torch
-from shengji_env.agents.network import make_network
 
+from shengji_env.agents.network import make_network
 from shengji_env.env import raw_env
 
 

@@ -5,10 +5,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from shengji_env.agents import load_agent
-from shengji_env.agents.human import play_game, typed_actions
 
 from shengji_env.actions import COMMIT
+from shengji_env.agents import load_agent
+from shengji_env.agents.human import play_game, typed_actions
 from shengji_env.env import raw_env
 from shengji_env.rules import format_cards
 
@@ -81,8 +81,8 @@ def test_play_command_reads_stdin_and_leaves_cleanly_at_eof():
 
 
 def test_play_command_seats_the_best_shipped_policy_unless_told_otherwise(monkeypatch):
-    from shengji_env.frontends.commands import default_agent_spec
     from shengji_env.frontends import cli
+    from shengji_env.frontends.commands import default_agent_spec
 
     loaded: list[str] = []
 
@@ -93,7 +93,7 @@ def test_play_command_seats_the_best_shipped_policy_unless_told_otherwise(monkey
     monkeypatch.setattr(cli, "load_agent", refuse)
     assert cli.main(["play", "--seed", "1"]) == 2
     assert loaded == [default_agent_spec()]
-    assert default_agent_spec().startswith("ppo:") and "standalone" in default_agent_spec()
+    assert default_agent_spec() == "default"
     loaded.clear()
     assert cli.main(["play", "--opponents", "greedy", "--seed", "1"]) == 2  # seat 1 first
     assert loaded == ["greedy"]

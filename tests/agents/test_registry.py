@@ -1,6 +1,7 @@
 """Agent specs: names, options and clear errors."""
 
 import pytest
+
 from shengji_env.agents import GreedyAgent, HeuristicAgent, RandomAgent, SearchAgent, load_agent
 from shengji_env.agents.registry import parse_spec
 
@@ -31,14 +32,31 @@ def test_options_are_converted():
     [
         (
             "alphazero",
-            r"unknown agent 'alphazero'.*choices: greedy, heuristic, onnx, ppo, random, search",
+            r"unknown agent 'alphazero'.*choices: default, greedy, heuristic, onnx, ppo, "
+            r"random, search",
         ),
         ("search:rollouts", r"malformed agent spec.*key=value"),
         ("search:depth=3", r"unknown option\(s\) depth for agent 'search'; allowed: rollouts"),
         ("search:rollouts=many", r"rollouts='many' of agent 'search' is not a number"),
         ("search:rollouts=0", r"rollouts >= 1"),
+        ("default:path=x", r"unknown option\(s\) path for agent 'default'"),
+        ("ppo:standalone-v0", r"no policy at 'standalone-v0', and no shipped model.*v8"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(spec, message):
     with pytest.raises(ValueError, match=message):
         load_agent(spec)
+
+
+def test_default_is_the_shipped_default_policy_and_shipped_models_go_by_name():
+    from shengji_env.agents.registry import is_rule_based
+    from shengji_env.agents.shipped import DEFAULT_MODEL, shipped_model_path, shipped_models
+
+    default = load_agent("default")
+    named = load_agent(f"ppo:{DEFAULT_MODEL}")
+    assert default.net is named.net  # the same file, loaded once
+    assert DEFAULT_MODEL in shipped_models()
+    assert (shipped_model_path(DEFAULT_MODEL) / "policy.pt").is_file()
+    assert not is_rule_based("default")
+    with pytest.raises(ValueError, match=r"no shipped model 'nope'; installed: .*standalone-v8"):
+        shipped_model_path("nope")

@@ -8,11 +8,11 @@ from __future__ import annotations
 import random
 
 import pytest
+
+from shengji_env.actions import DecisionKind
 from shengji_env.agents.greedy import GreedyAgent
 from shengji_env.agents.heuristic import HeuristicAgent
 from shengji_env.agents.search import CORE_POLICIES, SearchAgent
-
-from shengji_env.actions import DecisionKind
 from shengji_env.core import load_core, rule_arguments, state_of, to_game
 from shengji_env.env import raw_env
 from shengji_env.information import resample

@@ -3,11 +3,11 @@ reading of each seat's view, at 1, 2 and 3 decks; and they are worked out from t
 
 import numpy as np
 import pytest
+
+from shengji_env.actions import DecisionKind
 from shengji_env.agents import HeuristicAgent
 from shengji_env.agents.knowledge import unseen
 from shengji_env.agents.play import play_hand
-
-from shengji_env.actions import DecisionKind
 from shengji_env.card_reading import POINT_SCALE, SUIT_SCALE, write_card_reading
 from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS, RECORD_SIZE, deck_counts
 from shengji_env.env import raw_env

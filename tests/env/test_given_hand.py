@@ -6,9 +6,9 @@ episode, which deals each next hand by itself (docs/rules.md §4, §8)."""
 from __future__ import annotations
 
 import pytest
+
 from shengji_env.agents import load_agent
 from shengji_env.agents.play import play_hand, play_match
-
 from shengji_env.core import load_core
 from shengji_env.env import raw_env
 from shengji_env.rules import Game, RuleConfig

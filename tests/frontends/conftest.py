@@ -7,6 +7,7 @@ import threading
 import time
 
 import pytest
+
 from shengji_env.frontends.table import TableSession
 from shengji_env.frontends.web import make_app
 

@@ -12,10 +12,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from shengji_env.agents import load_agent
 from shengji_env.frontends.botzone import KEEP_RUNNING, botzone_id, card_of, respond, serve_botzone
 from shengji_env.frontends.botzone_judge import judge_hand
-
 from shengji_env.rules import format_card, make_deck, parse_card
 from shengji_env.rules.cards import rank_of
 

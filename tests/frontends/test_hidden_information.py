@@ -9,10 +9,10 @@ import random
 from collections import Counter
 
 import pytest
-from shengji_env.agents import load_agent
-from shengji_env.frontends.table import Pending, TableSession, seat_state
 
 from shengji_env.actions import Decision, DecisionKind
+from shengji_env.agents import load_agent
+from shengji_env.frontends.table import Pending, TableSession, seat_state
 from shengji_env.information import resample
 from shengji_env.render import render_seat
 from shengji_env.rules import Game, Phase

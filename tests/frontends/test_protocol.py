@@ -10,10 +10,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
 from shengji_env.agents import load_agent
 from shengji_env.frontends.protocol import decide, request_for
 from shengji_env.frontends.serving import answer, make_server
-
 from shengji_env.rules import Game, Phase, RuleConfig, parse_cards
 
 ROOT = Path(__file__).parents[2]

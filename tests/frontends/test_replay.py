@@ -10,8 +10,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from shengji_env.agents.arena import run_arena
 
+from shengji_env.agents.arena import run_arena
 from shengji_env.replay import ReplayError, parse_replay, read_replay, resimulate, schema
 
 ROOT = Path(__file__).parents[2]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+
 from shengji_env.agents import load_agent
 from shengji_env.frontends.protocol import decide, request_for
-
 from shengji_env.replay import schema
 from shengji_env.rules import Game, Phase, RuleConfig
 from shengji_env.rules.sampling import random_action

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from shengji_env.agents import load_agent
 from shengji_env.frontends.protocol import request_for
 from shengji_env.frontends.serving import MAX_REQUEST_BYTES, answer, make_server
-
 from shengji_env.rules import Game, RuleConfig
 
 ROOT = Path(__file__).parents[2]
@@ -173,7 +173,6 @@ def test_concurrent_requests_get_the_answers_of_one_at_a_time(server):
     from concurrent.futures import ThreadPoolExecutor
 
     from shengji_env.frontends.protocol import decide
-
     from shengji_env.rules import Phase
     from shengji_env.rules.sampling import random_action
 

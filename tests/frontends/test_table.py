@@ -8,8 +8,8 @@ import urllib.error
 import urllib.request
 
 import pytest
-from shengji_env.frontends.table import TableError, TableSession
 
+from shengji_env.frontends.table import TableError, TableSession
 from shengji_env.replay import parse_replay, resimulate
 from tests.frontends.player import play_decision
 

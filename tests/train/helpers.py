@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import torch
+
 from shengji_env.train.config import TrainConfig, load_config
 
 TINY = [

@@ -5,17 +5,17 @@ input."""
 import numpy as np
 import pytest
 import torch
+
 from shengji_env.agents import HeuristicAgent, SearchAgent, load_agent
 from shengji_env.agents.advice import NO_ADVICE, HeuristicAdvice
 from shengji_env.agents.canonical import canonical_slots
 from shengji_env.agents.network import PolicyNet, make_network
 from shengji_env.agents.play import play_hand
 from shengji_env.agents.policy_file import load_checkpoint
+from shengji_env.env import raw_env
 from shengji_env.train import distill
 from shengji_env.train.export import export_policy, golden_positions
 from shengji_env.train.ppo import train
-
-from shengji_env.env import raw_env
 
 from .helpers import tiny
 

@@ -3,15 +3,15 @@ Python: the same rewards and point scores, seat by seat, over seeded deals of ev
 count and rule variant (the core plays from the first lead on)."""
 
 import pytest
+
 from shengji_env.agents import HeuristicAgent
 from shengji_env.agents.play import play_hand
-from shengji_env.train import baseline as baseline_module
-from shengji_env.train.baseline import HeuristicBaseline
-from shengji_env.train.rollout import point_scores
-
 from shengji_env.core import load_core
 from shengji_env.env import hand_rewards, points_rewards, raw_env
 from shengji_env.rules import RuleConfig
+from shengji_env.train import baseline as baseline_module
+from shengji_env.train.baseline import HeuristicBaseline
+from shengji_env.train.rollout import point_scores
 
 VARIANTS = [
     {"start": "mid_match", "start_level": "random"},

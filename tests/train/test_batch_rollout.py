@@ -8,14 +8,14 @@ from collections import Counter
 import numpy as np
 import pytest
 import torch
+
 from shengji_env.agents import HeuristicAgent
 from shengji_env.agents.behaviour import failed_leads
 from shengji_env.agents.network import make_network
-from shengji_env.train.baseline import HeuristicBaseline, point_scores
-from shengji_env.train.trajectories import gae, gae_segments
-
 from shengji_env.core import load_core, to_game
 from shengji_env.env import raw_env
+from shengji_env.train.baseline import HeuristicBaseline, point_scores
+from shengji_env.train.trajectories import gae, gae_segments
 
 from .helpers import tiny
 
@@ -41,7 +41,6 @@ def test_the_batch_heuristic_plays_heuristic_agent_at_every_seat(tmp_path, decks
     """Four heuristic seats at one table, beside an env where HeuristicAgent plays the same
     hand: the same action at every step and the same rewards."""
     from shengji_env.train.batch_rollout import HEURISTIC, BatchCollector, _Hand, _Hands
-
     from shengji_env.vector import TableBatch
 
     config = tiny(tmp_path, f"decks={decks}", "start=mid_match", "rules={start_level: random}")

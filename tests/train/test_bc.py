@@ -4,12 +4,12 @@ and cloning makes the policy agree with the heuristic far more than it did."""
 import numpy as np
 import pytest
 import torch
+
 from shengji_env.agents import HeuristicAgent
 from shengji_env.agents.network import make_network
+from shengji_env.env import raw_env
 from shengji_env.train import bc
 from shengji_env.train import demonstrations as demonstrations_io
-
-from shengji_env.env import raw_env
 
 from .helpers import tiny
 
@@ -75,9 +75,8 @@ def test_cloning_makes_the_policy_agree_with_the_heuristic(tmp_path, demonstrati
 
 def _v0_part(folder, demonstrations):
     """A label part as made before shengji_v1: only the record's columns."""
-    from shengji_env.train.parts import part_path
-
     from shengji_env.encoding import RECORD_SIZE
+    from shengji_env.train.parts import part_path
 
     folder.mkdir()
     arrays = demonstrations.subset(slice(0, 40)).arrays()

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import torch
+
 from shengji_env.agents.canonical import (
     CARD_BLOCKS,
     COUNTING_GAINS,
@@ -12,12 +13,11 @@ from shengji_env.agents.canonical import (
     canonical_slots,
 )
 from shengji_env.agents.network import PolicyNet
-from shengji_env.train.export import export_policy
-from shengji_env.train.ppo import train
-
 from shengji_env.encoding import OBS_LAYOUT
 from shengji_env.env import raw_env
 from shengji_env.rules import parse_cards
+from shengji_env.train.export import export_policy
+from shengji_env.train.ppo import train
 
 from .helpers import tiny
 

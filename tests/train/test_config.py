@@ -2,6 +2,7 @@
 
 import pytest
 import torch
+
 from shengji_env.train.config import RETIRED_KEYS, TrainConfig, config_from_dict, load_config
 
 
@@ -36,14 +37,14 @@ def test_the_config_has_only_live_fields():
     # point_gain_coef, dagger_lead_teachers, dagger_follow_teachers)
 
 
-def test_the_old_full_v2_config_is_refused_for_training_but_its_policy_plays():
+def test_a_config_with_a_retired_setting_is_refused_for_training_but_its_policy_plays():
     from pathlib import Path
 
     from shengji_env.agents import load_agent
 
-    policy = Path(__file__).parents[2] / "models/full-v2/policy.pt"
+    policy = Path(__file__).parents[2] / "models/full-v4/policy.pt"
     config = torch.load(policy, weights_only=True)["config"]
-    assert config["heuristic_coef"] == 1.0  # trained with the retired guidance
+    config["heuristic_coef"] = 1.0  # the retired guidance of full-v2 (2026-11)
     with pytest.raises(ValueError, match="heuristic_coef was retired"):
         config_from_dict(config)
     load_agent(f"ppo:{policy.parent}")

@@ -8,17 +8,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+
 from shengji_env.agents import load_agent
 from shengji_env.agents.network import make_network
 from shengji_env.agents.onnx_agent import OnnxAgent
 from shengji_env.agents.policy_file import load_checkpoint
-from shengji_env.train.export import export_policy, golden_positions
-
 from shengji_env.env import raw_env
+from shengji_env.train.export import export_policy, golden_positions
 from tests.benchmark_scripts import load_script
 
 ROOT = Path(__file__).parents[2]
-MODEL = ROOT / "models" / "quick-v2"
+MODEL = ROOT / "models" / "standalone-v8"
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +106,6 @@ def test_bot_with_an_exported_model_plays_a_whole_hand(exported):
     import json
 
     from shengji_env.frontends.protocol import request_for
-
     from shengji_env.rules import Game, Phase, RuleConfig, parse_cards
 
     process = subprocess.Popen(
@@ -139,7 +138,6 @@ def test_serve_command_with_an_exported_model_plays_a_whole_hand(exported):
     import urllib.request
 
     from shengji_env.frontends.protocol import request_for
-
     from shengji_env.rules import Game, Phase, RuleConfig, parse_cards
 
     server = subprocess.Popen(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import torch
+
 from shengji_env.agents.masked_policy import MASKED_LOGIT
 from shengji_env.train.batch_rollout import gumbel_max
 

@@ -1,6 +1,7 @@
 """The Ray backend: the same training as the local backend, and an actor may die mid-run."""
 
 import pytest
+
 from shengji_env.agents.policy_file import load_checkpoint
 from shengji_env.train.config import load_config
 from shengji_env.train.ppo import train

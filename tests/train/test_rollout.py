@@ -7,16 +7,16 @@ import dataclasses
 import numpy as np
 import pytest
 import torch
+
 from shengji_env.agents import HeuristicAgent
 from shengji_env.agents.advice import NO_ADVICE, HeuristicAdvice
 from shengji_env.agents.behaviour import failed_leads
 from shengji_env.agents.network import make_network
 from shengji_env.agents.play import play_hand
+from shengji_env.env import raw_env
 from shengji_env.train.ppo import gain_stats
 from shengji_env.train.rollout import Collector, point_scores
 from shengji_env.train.trajectories import LEAD_PHASE, SELECTION, throw_penalties
-
-from shengji_env.env import raw_env
 
 from .helpers import tiny
 

@@ -5,15 +5,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+
+from shengji_env.actions import NUM_ACTIONS
 from shengji_env.agents import load_agent
 from shengji_env.agents.network import make_network
 from shengji_env.agents.policy_file import load_checkpoint, save_checkpoint
+from shengji_env.encoding import OBS_SIZE
 from shengji_env.train.config import load_config
 from shengji_env.train.ppo import _grow_network, ppo_update, train
 from shengji_env.train.rollout import make_collector
-
-from shengji_env.actions import NUM_ACTIONS
-from shengji_env.encoding import OBS_SIZE
 
 from .helpers import TINY, tiny
 
@@ -165,7 +165,7 @@ def test_resuming_a_model_folder_policy_is_refused_and_writes_nothing(tmp_path):
     import shutil
 
     folder = tmp_path / "model"
-    shutil.copytree(Path(__file__).parents[2] / "models" / "quick-v2", folder)
+    shutil.copytree(Path(__file__).parents[2] / "models" / "standalone-v8", folder)
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     with pytest.raises(ValueError, match=r"is a policy .* cannot resume"):
         train(resume=folder / "policy.pt")
@@ -213,7 +213,7 @@ def test_malformed_checkpoint_parts_are_named(tmp_path, small_run, change, messa
 def test_a_format_1_file_needs_its_sha256_beside_it(tmp_path):
     import shutil
 
-    policy = Path(__file__).parents[2] / "models" / "quick-v2" / "policy.pt"
+    policy = Path(__file__).parents[2] / "models" / "full-v4" / "policy.pt"
     shutil.copy(policy, tmp_path / "policy.pt")
     with pytest.raises(ValueError, match="format-1 checkpoint without a SHA-256"):
         load_checkpoint(tmp_path / "policy.pt")
