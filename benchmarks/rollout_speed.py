@@ -38,7 +38,7 @@ def measure(way: str, envs: int, steps: int, opponents: str | None, path: Path |
     try:
         collector = BatchCollector(config) if way == "batched" else Collector(config)
         weights = collector.policy.state_dict()
-        collector.load(weights, [weights] * config.max_snapshots)
+        collector.load(weights, [weights] * config.league.max_snapshots)
         collector.collect(steps // 4, seed=0)  # warm up
         start = time.process_time()
         batch = collector.collect(steps, seed=1)

@@ -21,7 +21,7 @@ import torch
 
 from shengji_env.agents.network import make_network
 from shengji_env.encoding import OBS_LAYOUT
-from shengji_env.train.config import TrainConfig
+from shengji_env.train.config import config_from_dict
 from shengji_env.train.dagger import Labels, fit, load_labels, round_folder, score
 
 NETWORKS = {
@@ -91,9 +91,9 @@ def main() -> int:
     torch.set_num_threads(2)
     for name, epochs in ((name, epochs) for name in args.networks for epochs in args.epochs):
         torch.manual_seed(0)
-        config = TrainConfig(dagger_epochs=epochs, **NETWORKS[name])
+        config = config_from_dict({"dagger_epochs": epochs, **NETWORKS[name]})
         net = make_network(config.to_dict())
-        optimizer = torch.optim.Adam(net.parameters(), lr=config.bc_learning_rate)
+        optimizer = torch.optim.Adam(net.parameters(), lr=config.distill.bc_learning_rate)
         started, cpu = time.perf_counter(), time.process_time()
         fit(net, optimizer, train, config, np.random.default_rng(0), epochs)
         wall, cpu = time.perf_counter() - started, time.process_time() - cpu

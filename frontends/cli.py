@@ -356,7 +356,7 @@ def train_command(args: argparse.Namespace) -> int:
             max_seconds=seconds,
             max_rounds=args.max_rounds,
             until_update=args.until_update,
-            on_update=report(console, config.total_steps),
+            on_update=report(console, config.ppo.total_steps),
             on_phase=lambda text: console.print(f"[bold]{text}[/bold]"),
             overrides=overrides,
         )

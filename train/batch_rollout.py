@@ -26,7 +26,6 @@ import numpy as np
 import torch
 
 from shengji_env.agents.advice import NO_ADVICE
-from shengji_env.agents.behaviour import failed_leads
 from shengji_env.agents.planning import planned_action
 from shengji_env.agents.search import CORE_POLICIES
 from shengji_env.core import load_core, to_game
@@ -34,10 +33,11 @@ from shengji_env.env import raw_env
 from shengji_env.rules import Game, RuleConfig
 from shengji_env.vector import TableBatch
 
-from .baseline import HeuristicBaseline, point_scores
+from .baseline import HeuristicBaseline
 from .config import TrainConfig, draw_decks
 from .league import NetworkPool
-from .trajectories import gae_segments, throw_penalties
+from .rewards import HandReward
+from .trajectories import gae_segments
 
 BATCH_OPPONENTS = frozenset({"self", "snapshot", "heuristic"})
 LEARNER = -1  # the group key of learner rows (snapshot rows use their index)
@@ -48,7 +48,9 @@ def batchable(config: TrainConfig) -> bool:
     """Whether :class:`BatchCollector` can collect for ``config``: the core is built, every
     opponent is a network or the heuristic, and no advice."""
     return (
-        load_core() is not None and set(config.opponents) <= BATCH_OPPONENTS and not config.advice
+        load_core() is not None
+        and set(config.league.opponents) <= BATCH_OPPONENTS
+        and not config.model.advice
     )
 
 
@@ -109,7 +111,7 @@ class _Record:
     finish_order: dict[int, int] = field(default_factory=dict)  # hand serial -> position
     final_rewards: dict[int, np.ndarray] = field(default_factory=dict)  # serial -> 4 seats
     failed: dict[int, list[list[bool]]] = field(default_factory=dict)  # serial -> per seat
-    throw_cost: float = 0.0
+    reward: HandReward = field(default_factory=HandReward)
 
     def add(self, *columns: np.ndarray) -> None:
         self.blocks.append(columns)
@@ -132,8 +134,8 @@ class _Record:
         for start, stop in zip(starts, np.r_[starts[1:], len(order)], strict=True):
             serial, seat = int(serials[start]), int(seats[start])
             if serial in self.failed:
-                rewards[start:stop] = throw_penalties(
-                    obs[start:stop], self.failed[serial][seat], self.throw_cost
+                rewards[start:stop] = self.reward.step_rewards(
+                    obs[start:stop], self.failed[serial][seat]
                 )
             rewards[stop - 1] += self.final_rewards[serial][seat]
         advantages = gae_segments(rewards, values, starts, gamma, lam)
@@ -172,6 +174,7 @@ class BatchCollector(NetworkPool):
         self.table_options = options  # the batch's rules: each hand brings its own
         self.dealers: dict[int, Any] = {}  # an environment per deck count: deals the hands
         self.baseline = HeuristicBaseline(config.env_options)
+        self.reward = HandReward.of(config.shaping)
         self.snapshot = -1  # the snapshot this collection's snapshot hands are played by
 
     def _deal(self, decks: int, seed: int) -> Game:
@@ -189,10 +192,12 @@ class BatchCollector(NetworkPool):
         per-environment collector does."""
         config = self.config
         seed = int(rng.integers(2**31))
-        decks = draw_decks(config.ppo_decks, rng) if config.ppo_decks else config.decks
+        decks = (
+            draw_decks(config.game.ppo_decks, rng) if config.game.ppo_decks else config.game.decks
+        )
         game = self._deal(decks, seed)
         baseline, points = np.zeros(4), np.zeros(4)
-        if config.duplicate_baseline:
+        if config.shaping.duplicate_baseline:
             scores = self.baseline.score_hand(game, self.dealers[decks].reward_kind)
             baseline, points = np.array(scores[0]), np.array(scores[1])
         hand = _Hand(game.config, baseline, points)
@@ -213,7 +218,7 @@ class BatchCollector(NetworkPool):
         config = self.config
         rng = np.random.default_rng(seed)
         generator = torch.Generator().manual_seed(seed)
-        count = config.envs_per_worker
+        count = config.run.envs_per_worker
         batch = TableBatch(count, seed=int(rng.integers(2**63)), redeal=False, **self.table_options)
         out = batch.reset()
         self.snapshot = int(rng.integers(len(self.snapshots))) if self.snapshots else -1
@@ -221,7 +226,7 @@ class BatchCollector(NetworkPool):
         for index in range(count):
             self._new_hand(batch, hands, index, rng)
         active = np.ones(count, dtype=bool)
-        record = _Record(throw_cost=config.failed_throw_cost)
+        record = _Record(reward=self.reward)
         totals = _Totals()
         while active.any():
             actions = np.zeros(count, dtype=np.int64)  # tables over: their action is ignored
@@ -237,7 +242,7 @@ class BatchCollector(NetworkPool):
                     self._new_hand(batch, hands, int(index), rng)
                 else:
                     active[index] = False
-        result = record.arrays(config.gamma, config.gae_lambda)
+        result = record.arrays(config.ppo.gamma, config.ppo.gae_lambda)
         result["hand_rewards"] = np.array(totals.rewards, dtype=np.float32)
         result["hand_gains"] = np.array(totals.gains, dtype=np.float32)
         result["hand_gain_decks"] = np.array(totals.gain_decks, dtype=np.int64)
@@ -252,21 +257,19 @@ class BatchCollector(NetworkPool):
         record: _Record,
         totals: _Totals,
     ) -> None:
-        """A table's hand ended: its learner seats' final rewards (less the baseline, with
-        the point-gain shaping) and failed throws go to the record."""
-        config = self.config
+        """A table's hand ended: its seats' final rewards and failed throws
+        (:class:`~.rewards.HandReward`) go to the record."""
         hand = hands.hands[index]
         assert hand is not None
         serial = int(hands.serial[index])
-        final = rewards.astype(np.float64) - hand.baseline
         seats = np.flatnonzero(hands.learner[index])
-        if config.point_gain_coef or config.failed_throw_cost:
+        game = None
+        if self.reward.reads_the_game:
             game = to_game(batch.state(index), hand.config)
-            if config.point_gain_coef:
-                gained = np.array(point_scores(game)) - hand.baseline_points
-                final += config.point_gain_coef * gained
-            if config.failed_throw_cost:
-                record.failed[serial] = [failed_leads(game, seat) for seat in range(4)]
+        final = self.reward.final(rewards, hand.baseline, hand.baseline_points, game)
+        failed = self.reward.failed_throws(game)
+        if failed is not None:
+            record.failed[serial] = failed
         record.finish_order[serial] = len(record.finish_order)
         record.final_rewards[serial] = final
         totals.steps += int(hands.samples[index])

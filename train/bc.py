@@ -42,13 +42,13 @@ def _losses(
 def demonstrations_to_clone(config: TrainConfig) -> Demonstrations:
     """SearchAgent's label parts in ``bc_labels`` (the missing ones of ``bc_label_parts``
     made first), or ``bc_steps`` decisions of fresh heuristic hands."""
-    if config.bc_labels:
-        folder, count = Path(config.bc_labels), config.bc_label_parts
+    if config.distill.bc_labels:
+        folder, count = Path(config.distill.bc_labels), config.distill.bc_label_parts
         if count:
-            options, rollouts = config.env_options, config.bc_label_rollouts
-            distill.make_parts(folder, count, options, rollouts, config.num_workers)
-        return distill.load_parts(folder, count, config.decks)
-    return collect_demonstrations(config, config.bc_steps, config.seed * 7919)
+            options, rollouts = config.env_options, config.distill.bc_label_rollouts
+            distill.make_parts(folder, count, options, rollouts, config.run.num_workers)
+        return distill.load_parts(folder, count, config.game.decks)
+    return collect_demonstrations(config, config.distill.bc_steps, config.run.seed * 7919)
 
 
 def behaviour_clone(
@@ -58,14 +58,16 @@ def behaviour_clone(
     demonstrations; returns the held-out scores (``bc/...``) for the logs."""
     data = demonstrations_to_clone(config)
     validation, training = _split(len(data))
-    optimizer = torch.optim.Adam(net.parameters(), lr=config.bc_learning_rate)
+    optimizer = torch.optim.Adam(net.parameters(), lr=config.distill.bc_learning_rate)
 
     def loss_of(rows: np.ndarray) -> torch.Tensor:
         cross_entropy, value_error, _, _ = _losses(net, data, rows)
-        return cross_entropy + config.vf_coef * value_error
+        return cross_entropy + config.ppo.vf_coef * value_error
 
-    passes = [rng.permutation(training) for _ in range(config.bc_epochs)]
-    fit_passes(net, optimizer, passes, config.bc_minibatch_size, loss_of, config.max_grad_norm)
+    passes = [rng.permutation(training) for _ in range(config.distill.bc_epochs)]
+    fit_passes(
+        net, optimizer, passes, config.distill.bc_minibatch_size, loss_of, config.ppo.max_grad_norm
+    )
     return evaluate_clone(net, data, validation)
 
 

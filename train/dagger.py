@@ -258,21 +258,21 @@ def make_round(
     """Round ``round_number``'s labels (the missing parts made by the workers), the
     student playing with ``student_weights`` (``None``: the teacher plays)."""
     spec = RoundSpec(
-        teacher=config.dagger_teacher,
+        teacher=config.distill.dagger_teacher,
         student_config=None if student_weights is None else config.to_dict(),
         student_weights=student_weights,
-        decks=config.dagger_decks,
-        rules=config.rules,
-        hands_per_part=config.dagger_hands_per_part,
-        teacher_share=config.dagger_teacher_share,
+        decks=config.distill.dagger_decks,
+        rules=config.game.rules,
+        hands_per_part=config.distill.dagger_hands_per_part,
+        teacher_share=config.distill.dagger_teacher_share,
         round=round_number,
-        heuristic_bids=config.dagger_heuristic_bids,
-        lead_teachers=config.dagger_lead_teachers,
-        follow_teachers=config.dagger_follow_teachers,
+        heuristic_bids=config.distill.dagger_heuristic_bids,
+        lead_teachers=config.distill.dagger_lead_teachers,
+        follow_teachers=config.distill.dagger_follow_teachers,
     )
     folder = round_folder(run_dir, round_number)
-    count = config.dagger_parts_per_round
-    parts_io.make_parts(folder, count, functools.partial(label_part, spec), config.num_workers)
+    count = config.distill.dagger_parts_per_round
+    parts_io.make_parts(folder, count, functools.partial(label_part, spec), config.run.num_workers)
     return load_labels(folder, count)
 
 
@@ -319,31 +319,31 @@ def fit(
     stop: Callable[[], bool] | None = None,
 ) -> int | None:
     """``epochs`` passes over ``data`` (the learning rate falling linearly to 0), each pass
-    with a fresh ``dagger_bid_share`` of the bid decisions (a third of all states, and
-    learnt first) and every other state; from ``first_step`` and until ``stop()`` says so
+    over every bid decision (a third of all states, and learnt first) and every other
+    state, each in a fresh order; from ``first_step`` and until ``stop()`` says so
     (:func:`~shengji_env.train.fitting.fit_passes`: the step to go on from, or ``None`` when
     done)."""
     is_bid = data.obs[:, BID_COLUMN] > 0.5
     bids, others = np.flatnonzero(is_bid), np.flatnonzero(~is_bid)
-    kept_bids = round(len(bids) * config.dagger_bid_share)
     for group in optimizer.param_groups:
-        group["lr"] = config.bc_learning_rate
+        group["lr"] = config.distill.bc_learning_rate
 
     def loss_of(rows: np.ndarray) -> torch.Tensor:
         cross_entropy, value_error, _ = distillation_losses(net, data, rows)
-        return cross_entropy + config.vf_coef * value_error
+        return cross_entropy + config.ppo.vf_coef * value_error
 
     passes = [
-        rng.permutation(np.concatenate([others, rng.choice(bids, kept_bids, replace=False)]))
+        # the bids are drawn in an order of their own first: the passes the shipped runs made
+        rng.permutation(np.concatenate([others, rng.choice(bids, len(bids), replace=False)]))
         for _ in range(epochs)
     ]
     return fit_passes(
         net,
         optimizer,
         passes,
-        config.bc_minibatch_size,
+        config.distill.bc_minibatch_size,
         loss_of,
-        config.max_grad_norm,
+        config.ppo.max_grad_norm,
         first_step,
         stop,
     )
@@ -378,9 +378,9 @@ def cpu_seconds() -> float:
 
 def epochs_after(config: TrainConfig, round_number: int) -> int:
     """Passes of the fit after round ``round_number``."""
-    if round_number == 0 and config.dagger_first_epochs:
-        return config.dagger_first_epochs
-    return config.dagger_epochs
+    if round_number == 0 and config.distill.dagger_first_epochs:
+        return config.distill.dagger_first_epochs
+    return config.distill.dagger_epochs
 
 
 @dataclass

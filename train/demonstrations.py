@@ -70,11 +70,11 @@ def heuristic_samples(
 
 
 def collect_demonstrations(config: TrainConfig, count: int, seed: int) -> Demonstrations:
-    """``count`` heuristic decisions, split over ``config.num_workers`` processes."""
-    workers = max(1, config.num_workers)
+    """``count`` heuristic decisions, split over ``config.run.num_workers`` processes."""
+    workers = max(1, config.run.num_workers)
     share = -(-count // workers)
     jobs = [
-        (config.env_options, share, seed + index * 10_000_019, config.duplicate_baseline)
+        (config.env_options, share, seed + index * 10_000_019, config.shaping.duplicate_baseline)
         for index in range(workers)
     ]
     if workers == 1:

@@ -19,8 +19,8 @@ class NetworkPool:
         self.config = config
         self.policy = make_network(config.to_dict())
         self.snapshots: list[PolicyNet] = []
-        kinds = list(config.opponents)
-        weights = np.array([config.opponents[k] for k in kinds], dtype=float)
+        kinds = list(config.league.opponents)
+        weights = np.array([config.league.opponents[k] for k in kinds], dtype=float)
         self.kinds, self.weights = kinds, weights / weights.sum()
 
     def load(self, policy_state: dict, snapshot_states: Sequence[dict]) -> None:

@@ -1,10 +1,11 @@
 """Self-play PPO for Shengji, read top to bottom (after CleanRL's ppo.py).
 
-``train(config)`` runs: seed everything, build the policy-value net, optionally clone
-demonstrations (:mod:`.bc`), then loop — collect whole hands from the rollout workers
-against the league mix, compute PPO losses over minibatches, log to TensorBoard, snapshot
-into the league, evaluate in the arena, checkpoint. ``train(config, resume=checkpoint)``
-continues a run exactly where the checkpoint left it.
+``train(config)`` runs its phases in order: open the run folder; seed everything and build
+the policy-value net; optionally clone demonstrations (:mod:`.bc`) and distil a teacher
+(:mod:`.dagger`); then loop — collect whole hands from the rollout workers against the
+league mix, compute PPO losses over minibatches, snapshot into the league, checkpoint,
+evaluate in the arena, log to TensorBoard. ``train(config, resume=checkpoint)`` continues a
+run exactly where the checkpoint left it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +31,14 @@ from shengji_env.agents.ppo_agent import PPOAgent
 from . import dagger
 from .bc import behaviour_clone
 from .checkpoint import add_deck_context, check_resumable, restore_rng, rng_state
-from .config import TrainConfig, config_from_dict
+from .config import TrainConfig, config_from_dict, flat_settings
 from .rollout import make_workers
 
 
 def run_name(config: TrainConfig) -> str:
-    if config.run_name:
-        return config.run_name
-    return f"shengji_v1__{config.exp_name}__{config.seed}__{int(time.time())}"
+    if config.run.run_name:
+        return config.run.run_name
+    return f"shengji_v1__{config.run.exp_name}__{config.run.seed}__{int(time.time())}"
 
 
 def _normalized(advantages: torch.Tensor) -> torch.Tensor:
@@ -73,10 +74,10 @@ def ppo_update(
     size = len(batch["actions"])
     stats: dict[str, float] = {}
     clip_fractions = []
-    for _ in range(config.update_epochs):
+    for _ in range(config.ppo.update_epochs):
         order = rng.permutation(size)
-        for start in range(0, size, config.minibatch_size):
-            index = torch.from_numpy(order[start : start + config.minibatch_size])
+        for start in range(0, size, config.ppo.minibatch_size):
+            index = torch.from_numpy(order[start : start + config.ppo.minibatch_size])
             distribution, values = net.evaluate(
                 tensors["obs"][index], tensors["masks"][index], tensors["advice"][index]
             )
@@ -87,19 +88,22 @@ def ppo_update(
             with torch.no_grad():
                 approx_kl = float(((ratio - 1) - log_ratio).mean())
                 clip_fractions.append(
-                    float(((ratio - 1.0).abs() > config.clip_coef).float().mean())
+                    float(((ratio - 1.0).abs() > config.ppo.clip_coef).float().mean())
                 )
             advantages = _normalized(tensors["advantages"][index])
             policy_loss = torch.max(
                 -advantages * ratio,
-                -advantages * torch.clamp(ratio, 1 - config.clip_coef, 1 + config.clip_coef),
+                -advantages
+                * torch.clamp(ratio, 1 - config.ppo.clip_coef, 1 + config.ppo.clip_coef),
             ).mean()
             value_loss = 0.5 * ((values - tensors["returns"][index]) ** 2).mean()
             entropy_loss = entropy.mean()
-            loss = policy_loss - config.ent_coef * entropy_loss + config.vf_coef * value_loss
+            loss = (
+                policy_loss - config.ppo.ent_coef * entropy_loss + config.ppo.vf_coef * value_loss
+            )
             optimizer.zero_grad()
             loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), config.max_grad_norm)
+            nn.utils.clip_grad_norm_(net.parameters(), config.ppo.max_grad_norm)
             optimizer.step()
         stats = {
             "losses/policy_loss": policy_loss.item(),
@@ -107,7 +111,7 @@ def ppo_update(
             "losses/entropy": entropy_loss.item(),
             "losses/approx_kl": approx_kl,
         }
-        if config.target_kl and approx_kl > config.target_kl:
+        if config.ppo.target_kl and approx_kl > config.ppo.target_kl:
             break
     returns, values = batch["returns"], batch["values"]
     variance = float(np.var(returns))
@@ -135,10 +139,10 @@ def evaluate(net: PolicyNet, config: TrainConfig, update: int) -> dict[str, floa
     """Arena of the current policy against each evaluation opponent."""
     learner = Player("learner", lambda seed: PPOAgent.of(net, seed=seed))
     scores: dict[str, float] = {}
-    for opponent in config.eval_opponents:
+    for opponent in config.eval.eval_opponents:
         result = run_arena(
             [learner, opponent],
-            config.eval_deals,
+            config.eval.eval_deals,
             options=config.env_options,
             seed=10_000 + update,
         )
@@ -197,6 +201,53 @@ def _last_update(start: int, max_updates: int | None, until_update: int | None) 
     return min((limit for limit in limits if limit is not None), default=None)
 
 
+@dataclass
+class _Run:
+    """What one training call hands from phase to phase: the run's config and folder, the
+    network and optimizer, the generator, the log, the league and how far the run is."""
+
+    config: TrainConfig
+    folder: Path
+    net: PolicyNet
+    optimizer: torch.optim.Optimizer
+    rng: np.random.Generator
+    writer: SummaryWriter
+    snapshots: list[dict[str, torch.Tensor]] = field(default_factory=list)
+    update: int = 0
+    global_step: int = 0
+    dagger_round: int = 0
+    students: list[dict[str, torch.Tensor] | None] = field(default_factory=list)
+
+    @property
+    def checkpoint(self) -> Path:
+        return self.folder / "checkpoint.pt"
+
+    def state(self, update: int, global_step: int, **extra: Any) -> dict[str, Any]:
+        """The checkpoint of this moment (``update`` and ``global_step`` as given: 0 before
+        PPO), with ``extra`` entries."""
+        config, snapshots, rng = self.config, self.snapshots, self.rng
+        return {
+            **_state(self.net, self.optimizer, config, update, global_step, snapshots, rng,
+                     self.dagger_round),
+            **extra,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Limits:
+    """When a call stops early (after a checkpoint), so a run can be split across calls."""
+
+    started_at: float
+    max_seconds: float | None
+    max_rounds: int | None
+    last_update: int | None = None  # the PPO update this call stops after
+
+    def out_of_time(self) -> bool:
+        return self.max_seconds is not None and time.perf_counter() - self.started_at > (
+            self.max_seconds
+        )
+
+
 def train(
     config: TrainConfig | None = None,
     resume: Path | None = None,
@@ -219,146 +270,199 @@ def train(
     that ends before ``total_steps``, where its learning rate has not yet annealed to zero).
     ``on_update(update, step, stats)`` is called after every update and ``on_phase(text)``
     when a phase starts (progress).
+
+    The phases, in order: open the run folder, build or restore the network, clone
+    demonstrations (a new run with ``bc_steps`` or ``bc_labels``), distil a teacher
+    (``dagger_rounds``), then PPO.
     """
-    started_at = time.perf_counter()
+    limits = _Limits(time.perf_counter(), max_seconds, max_rounds)
+    config, folder, state = _open_run(config, resume, overrides)
+    run = _start_run(config, folder, state)
+    if state is None:
+        _clone_demonstrations(run, on_phase)
+    if not _distil(run, _fit_progress(state), limits, on_phase):
+        run.writer.close()
+        return folder
+    limits = replace(limits, last_update=_last_update(run.update, max_updates, until_update))
+    _ppo(run, limits, on_update, on_phase)
+    return folder
+
+
+def _open_run(
+    config: TrainConfig | None, resume: Path | None, overrides: Mapping[str, Any] | None
+) -> tuple[TrainConfig, Path, dict[str, Any] | None]:
+    """The run's config, its folder (its ``config.yaml`` written) and the checkpoint state
+    it resumes from (``None`` for a new run)."""
     state: dict[str, Any] | None = None
     if resume is not None:
+        changes = flat_settings(dict(overrides or {}))
         state = load_checkpoint(resume)
         check_resumable(state, resume)
-        _grow_network(state, overrides or {})
-        config = config_from_dict({**state["config"], **(overrides or {})})
-        run_dir = Path(resume).parent
+        _grow_network(state, changes)
+        config = config_from_dict({**state["config"], **changes})
+        folder = Path(resume).parent
     elif config is None:
         raise ValueError("train needs a config or a checkpoint to resume")
     else:
-        run_dir = Path(config.run_dir) / run_name(config)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict()), encoding="utf-8")
+        folder = Path(config.run.run_dir) / run_name(config)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.yaml").write_text(
+        yaml.safe_dump(config.to_sections(), sort_keys=False), encoding="utf-8"
+    )
+    return config, folder, state
 
-    random.seed(config.seed)
-    rng = np.random.default_rng(config.seed)
-    torch.manual_seed(config.seed)
-    torch.set_num_threads(config.torch_threads)
 
+def _start_run(config: TrainConfig, folder: Path, state: dict[str, Any] | None) -> _Run:
+    """Seed everything, build the network and its optimizer, and restore ``state`` if any."""
+    random.seed(config.run.seed)
+    rng = np.random.default_rng(config.run.seed)
+    torch.manual_seed(config.run.seed)
+    torch.set_num_threads(config.run.torch_threads)
     net = make_network(config.to_dict())
-    optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate, eps=1e-5)
-    snapshots: list[dict[str, torch.Tensor]] = []
-    update, global_step, dagger_round = 0, 0, 0
-    students: list[dict[str, torch.Tensor] | None] = []  # weights at each DAgger round's start
-    writer = SummaryWriter(str(run_dir))
-    checkpoint = run_dir / "checkpoint.pt"
-    if state is not None:
-        net.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        snapshots = list(state["league"])
-        update, global_step = state["update"], state["global_step"]
-        dagger_round = int(state.get("dagger_round", config.dagger_rounds))
-        students = list(state.get("dagger_students", []))
-        restore_rng(state["rng"], rng)
-    else:
-        writer.add_text(
+    optimizer = torch.optim.Adam(net.parameters(), lr=config.ppo.learning_rate, eps=1e-5)
+    run = _Run(config, folder, net, optimizer, rng, SummaryWriter(str(folder)))
+    if state is None:
+        run.writer.add_text(
             "hyperparameters", "\n".join(f"|{k}|{v}|" for k, v in config.to_dict().items())
         )
-        if config.bc_steps or config.bc_labels:
-            announce(on_phase, "behaviour cloning: collecting and fitting demonstrations")
-            scores = behaviour_clone(net, config, rng)
-            announce(
-                on_phase,
-                f"behaviour cloning done: {scores['bc/samples']:,.0f} samples, held-out "
-                f"agreement {scores['bc/accuracy']:.1%}",
-            )
-            for key, value in scores.items():
-                writer.add_scalar(key, value, 0)
-            save_checkpoint(checkpoint, _state(net, optimizer, config, 0, 0, snapshots, rng))
-            save_policy(checkpoint, run_dir / "bc")  # the clone alone, to compare PPO against
+        return run
+    net.load_state_dict(state["model"])
+    optimizer.load_state_dict(state["optimizer"])
+    run.snapshots = list(state["league"])
+    run.update, run.global_step = state["update"], state["global_step"]
+    run.dagger_round = int(state.get("dagger_round", config.distill.dagger_rounds))
+    run.students = list(state.get("dagger_students", []))
+    restore_rng(state["rng"], rng)
+    return run
 
-    def out_of_time() -> bool:
-        return max_seconds is not None and time.perf_counter() - started_at > max_seconds
 
-    fit_progress = _fit_progress(state)
-    done_rounds = 0
-    while dagger_round < config.dagger_rounds:
-        announce(on_phase, f"distillation round {dagger_round + 1} of {config.dagger_rounds}")
+def _clone_demonstrations(run: _Run, on_phase: Callable[[str], None] | None) -> None:
+    """A new run's behaviour-cloning warm start (``bc_steps`` or ``bc_labels``), if any."""
+    distill = run.config.distill
+    if not (distill.bc_steps or distill.bc_labels):
+        return
+    announce(on_phase, "behaviour cloning: collecting and fitting demonstrations")
+    scores = behaviour_clone(run.net, run.config, run.rng)
+    announce(
+        on_phase,
+        f"behaviour cloning done: {scores['bc/samples']:,.0f} samples, held-out "
+        f"agreement {scores['bc/accuracy']:.1%}",
+    )
+    for key, value in scores.items():
+        run.writer.add_scalar(key, value, 0)
+    save_checkpoint(run.checkpoint, run.state(0, 0))
+    save_policy(run.checkpoint, run.folder / "bc")  # the clone alone, to compare PPO against
+
+
+def _distil(
+    run: _Run,
+    fit_progress: dagger.FitProgress | None,
+    limits: _Limits,
+    on_phase: Callable[[str], None] | None,
+) -> bool:
+    """The distillation rounds still to do (``dagger_rounds``), each checkpointed. False
+    when the call stops here (out of time, inside a fit or after a round, or after
+    ``max_rounds`` rounds)."""
+    rounds, done_rounds = run.config.distill.dagger_rounds, 0
+    while run.dagger_round < rounds:
+        announce(on_phase, f"distillation round {run.dagger_round + 1} of {rounds}")
         stats, fit_progress = dagger.run_round(
-            run_dir, config, students, net, optimizer, rng, fit_progress, out_of_time
-        )
+            run.folder, run.config, run.students, run.net, run.optimizer, run.rng,
+            fit_progress, limits.out_of_time,
+        )  # fmt: skip
         if fit_progress is not None:  # out of time inside the fit: it goes on from here
-            stopped = _state(net, optimizer, config, 0, 0, snapshots, rng, dagger_round)
+            fit = asdict(fit_progress)
             save_checkpoint(
-                checkpoint,
-                {**stopped, "dagger_students": students, "dagger_fit": asdict(fit_progress)},
+                run.checkpoint, run.state(0, 0, dagger_students=run.students, dagger_fit=fit)
             )
-            announce(on_phase, f"distillation round {dagger_round + 1} stopped inside its fit")
-            writer.close()
-            return run_dir
-        dagger_round, done_rounds = len(students), done_rounds + 1
+            announce(on_phase, f"distillation round {run.dagger_round + 1} stopped inside its fit")
+            return False
+        run.dagger_round, done_rounds = len(run.students), done_rounds + 1
         for key, value in stats.items():
-            writer.add_scalar(key, value, dagger_round)
-        announce(on_phase, dagger.summary(dagger_round, stats))
-        finished = dagger_round == config.dagger_rounds
+            run.writer.add_scalar(key, value, run.dagger_round)
+        announce(on_phase, dagger.summary(run.dagger_round, stats))
+        finished = run.dagger_round == rounds
         if finished:  # PPO starts with a fresh optimizer
-            optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate, eps=1e-5)
-        distilled = _state(net, optimizer, config, 0, 0, snapshots, rng, dagger_round)
-        save_checkpoint(checkpoint, {**distilled, "dagger_students": students})
+            learning_rate = run.config.ppo.learning_rate
+            run.optimizer = torch.optim.Adam(run.net.parameters(), lr=learning_rate, eps=1e-5)
+        save_checkpoint(run.checkpoint, run.state(0, 0, dagger_students=run.students))
         if finished:
-            save_policy(checkpoint, run_dir / "distilled")  # the student before PPO
-        if out_of_time() or (max_rounds is not None and done_rounds >= max_rounds):
-            writer.close()
-            return run_dir
+            save_policy(run.checkpoint, run.folder / "distilled")  # the student before PPO
+        if limits.out_of_time() or (
+            limits.max_rounds is not None and done_rounds >= limits.max_rounds
+        ):
+            return False
+    return True
 
-    last_update = _last_update(update, max_updates, until_update)
-    announce(on_phase, f"PPO from update {update}, step {global_step:,} of {config.total_steps:,}")
+
+def _ppo(
+    run: _Run,
+    limits: _Limits,
+    on_update: Callable[[int, int, dict[str, float]], None] | None,
+    on_phase: Callable[[str], None] | None,
+) -> None:
+    """PPO updates until ``total_steps``, or until the call's limits stop it: collect a
+    batch against the league, update, snapshot into the league, checkpoint, evaluate, log."""
+    config = run.config
+    announce(
+        on_phase,
+        f"PPO from update {run.update}, step {run.global_step:,} of {config.ppo.total_steps:,}",
+    )
     workers = make_workers(config)
     try:
-        while global_step < config.total_steps and (last_update is None or update < last_update):
-            if config.anneal_lr:
-                fraction = 1.0 - global_step / config.total_steps
-                optimizer.param_groups[0]["lr"] = fraction * config.learning_rate
-            started = time.perf_counter()
-            batch = workers.collect(net, snapshots, seed=config.seed * 100_003 + update)
-            collected = time.perf_counter() - started
-            stats = ppo_update(net, optimizer, batch, config, rng)
-            update += 1
-            global_step += len(batch["actions"])
-            stats["charts/SPS"] = len(batch["actions"]) / max(1e-9, time.perf_counter() - started)
-            stats["charts/steps"] = float(len(batch["actions"]))
-            stats["charts/collect_SPS"] = len(batch["actions"]) / max(1e-9, collected)
-            stats["charts/learning_rate"] = optimizer.param_groups[0]["lr"]
-            stats["charts/mean_hand_reward"] = float(batch["hand_rewards"].mean())
-            if config.duplicate_baseline:
-                stats.update(gain_stats(batch["hand_gains"], batch["hand_gain_decks"]))
-            if update % config.snapshot_every == 0 and config.opponents.get("snapshot", 0) > 0:
-                snapshots = [
-                    *snapshots,
-                    {k: v.detach().clone() for k, v in net.state_dict().items()},
-                ]
-                snapshots = snapshots[-config.max_snapshots :]
-            last = global_step >= config.total_steps
-            stopping = (last_update is not None and update >= last_update) or (
-                max_seconds is not None and time.perf_counter() - started_at > max_seconds
-            )
-            if (
-                update % config.checkpoint_every == 0
-                or last
-                or stopping
-                or (config.eval_every and update % config.eval_every == 0)
-            ):
-                save_checkpoint(
-                    checkpoint,
-                    _state(
-                        net, optimizer, config, update, global_step, snapshots, rng, dagger_round
-                    ),
-                )
-            if config.eval_every and (update % config.eval_every == 0 or last):
-                announce(on_phase, f"evaluating update {update} in the arena")
-                stats.update(evaluate(net, config, update))
+        while run.global_step < config.ppo.total_steps and (
+            limits.last_update is None or run.update < limits.last_update
+        ):
+            stats = _ppo_iteration(run, workers)
+            last = run.global_step >= config.ppo.total_steps
+            stopping = (
+                limits.last_update is not None and run.update >= limits.last_update
+            ) or limits.out_of_time()
+            if _checkpoint_due(config, run.update, last or stopping):
+                save_checkpoint(run.checkpoint, run.state(run.update, run.global_step))
+            if config.eval.eval_every and (run.update % config.eval.eval_every == 0 or last):
+                announce(on_phase, f"evaluating update {run.update} in the arena")
+                stats.update(evaluate(run.net, config, run.update))
             for key, value in stats.items():
-                writer.add_scalar(key, value, global_step)
+                run.writer.add_scalar(key, value, run.global_step)
             if on_update is not None:
-                on_update(update, global_step, stats)
+                on_update(run.update, run.global_step, stats)
             if stopping:
                 break
     finally:
         workers.close()
-        writer.close()
-    return run_dir
+        run.writer.close()
+
+
+def _ppo_iteration(run: _Run, workers: Any) -> dict[str, float]:
+    """One PPO update: anneal the learning rate, collect, update, grow the league."""
+    config, optimizer = run.config, run.optimizer
+    if config.ppo.anneal_lr:
+        fraction = 1.0 - run.global_step / config.ppo.total_steps
+        optimizer.param_groups[0]["lr"] = fraction * config.ppo.learning_rate
+    started = time.perf_counter()
+    batch = workers.collect(run.net, run.snapshots, seed=config.run.seed * 100_003 + run.update)
+    collected = time.perf_counter() - started
+    stats = ppo_update(run.net, optimizer, batch, config, run.rng)
+    run.update += 1
+    run.global_step += len(batch["actions"])
+    steps = len(batch["actions"])
+    stats["charts/SPS"] = steps / max(1e-9, time.perf_counter() - started)
+    stats["charts/steps"] = float(steps)
+    stats["charts/collect_SPS"] = steps / max(1e-9, collected)
+    stats["charts/learning_rate"] = optimizer.param_groups[0]["lr"]
+    stats["charts/mean_hand_reward"] = float(batch["hand_rewards"].mean())
+    if config.shaping.duplicate_baseline:
+        stats.update(gain_stats(batch["hand_gains"], batch["hand_gain_decks"]))
+    league = config.league
+    if run.update % league.snapshot_every == 0 and league.opponents.get("snapshot", 0) > 0:
+        snapshot = {k: v.detach().clone() for k, v in run.net.state_dict().items()}
+        run.snapshots = [*run.snapshots, snapshot][-league.max_snapshots :]
+    return stats
+
+
+def _checkpoint_due(config: TrainConfig, update: int, ending: bool) -> bool:
+    """Whether update ``update`` writes a checkpoint: every ``checkpoint_every`` updates,
+    at an evaluation, and when the run or the call ends."""
+    evaluating = bool(config.eval.eval_every) and update % config.eval.eval_every == 0
+    return update % config.run.checkpoint_every == 0 or ending or evaluating

@@ -26,18 +26,18 @@ import torch
 
 from shengji_env.agents import HeuristicAgent, load_agent
 from shengji_env.agents.advice import NO_ADVICE, HeuristicAdvice
-from shengji_env.agents.behaviour import failed_leads
 from shengji_env.agents.network import PolicyNet
 from shengji_env.agents.planning import planned_action
 from shengji_env.agents.search import CORE_POLICIES
 from shengji_env.engines import CoreEngine
 from shengji_env.env import raw_env
 
-from .baseline import HeuristicBaseline, point_scores
+from .baseline import HeuristicBaseline
 from .batch_rollout import BatchCollector, batchable
 from .config import TrainConfig, draw_decks
 from .league import NetworkPool
-from .trajectories import BATCH_KEYS, hand_arrays, throw_penalties
+from .rewards import HandReward
+from .trajectories import BATCH_KEYS, hand_arrays
 
 
 @dataclass
@@ -59,7 +59,8 @@ class Collector(NetworkPool):
     def __init__(self, config: TrainConfig) -> None:
         super().__init__(config)
         self.baseline = HeuristicBaseline(config.env_options)
-        self.advice = HeuristicAdvice() if config.advice else None
+        self.reward = HandReward.of(config.shaping)
+        self.advice = HeuristicAdvice() if config.model.advice else None
         self.spare_envs: dict[int, list[Any]] = {}  # by deck count (with ppo_decks)
 
     def _env(self, decks: int) -> Any:
@@ -67,8 +68,8 @@ class Collector(NetworkPool):
 
     def _draw_decks(self, rng: np.random.Generator) -> int:
         """The next hand's deck count: from ``ppo_decks`` (no draw without a mix)."""
-        mix = self.config.ppo_decks
-        return draw_decks(mix, rng) if mix else self.config.decks
+        mix = self.config.game.ppo_decks
+        return draw_decks(mix, rng) if mix else self.config.game.decks
 
     def _table(self, env: Any, decks: int) -> Any:
         """An environment of ``decks`` decks: ``env`` if it has them, else a spare one."""
@@ -83,7 +84,7 @@ class Collector(NetworkPool):
         env = self._table(env, self._draw_decks(rng))
         env.reset(seed=seed)
         baseline, points = [0.0] * 4, [0.0] * 4
-        if self.config.duplicate_baseline:
+        if self.config.shaping.duplicate_baseline:
             baseline, points = self.baseline.score(env.config.decks, seed)
         kind = self.draw_kind(rng)
         if kind == "snapshot" and not self.snapshots:
@@ -105,7 +106,7 @@ class Collector(NetworkPool):
         generator = torch.Generator().manual_seed(seed)
         hands = [
             self._new_hand(raw_env(**config.env_options), rng)
-            for _ in range(config.envs_per_worker)
+            for _ in range(config.run.envs_per_worker)
         ]
         finished: list[dict[str, np.ndarray]] = []
         steps, rewards, gains, gain_decks = 0, [], [], []
@@ -190,27 +191,21 @@ class Collector(NetworkPool):
         return hand.opponent.act(observed, hand.env.infos[hand.env.agent_selection])
 
     def _finish(self, hand: _Hand) -> dict[str, np.ndarray]:
-        rewards = {
-            seat: hand.env.rewards[hand.env.possible_agents[seat]] - hand.baseline[seat]
-            for seat in hand.samples
-        }
-        config = self.config
-        if config.point_gain_coef:
-            scores = point_scores(hand.env.game)
-            for seat in rewards:
-                gained = scores[seat] - hand.baseline_points[seat]
-                rewards[seat] += config.point_gain_coef * gained
+        """A hand ended: its learner seats' trajectories, with their rewards
+        (:class:`~.rewards.HandReward`) and GAE."""
+        env = hand.env
+        game = env.game if self.reward.reads_the_game else None
+        table = [env.rewards[agent] for agent in env.possible_agents]
+        final = self.reward.final(table, hand.baseline, hand.baseline_points, game)
+        failed = self.reward.failed_throws(game)
         shaping = None
-        if config.failed_throw_cost:
-            game = hand.env.game
+        if failed is not None:
             shaping = {
-                seat: throw_penalties(
-                    np.array([step[0] for step in steps]),
-                    failed_leads(game, seat),
-                    config.failed_throw_cost,
-                )
+                seat: self.reward.step_rewards(np.array([step[0] for step in steps]), failed[seat])
                 for seat, steps in hand.samples.items()
             }
+        config = self.config.ppo
+        rewards = {seat: final[seat] for seat in hand.samples}
         return hand_arrays(hand.samples, rewards, config.gamma, config.gae_lambda, shaping)
 
 
@@ -244,11 +239,11 @@ class RolloutWorkers:
 
     def __init__(self, config: TrainConfig) -> None:
         self.config = config
-        self.local = make_collector(config) if config.num_workers == 0 else None
+        self.local = make_collector(config) if config.run.num_workers == 0 else None
         self.connections: list[Connection] = []
         self.processes: list[Any] = []
         context = multiprocessing.get_context("spawn")
-        for _ in range(config.num_workers):
+        for _ in range(config.run.num_workers):
             parent, child = context.Pipe()
             process = context.Process(target=_worker, args=(child, config.to_dict()), daemon=True)
             process.start()
@@ -259,7 +254,7 @@ class RolloutWorkers:
         self, policy: PolicyNet, snapshots: Sequence[dict], seed: int
     ) -> dict[str, np.ndarray]:
         state = {k: v.detach().clone() for k, v in policy.state_dict().items()}
-        target = self.config.steps_per_update
+        target = self.config.ppo.steps_per_update
         if self.local is not None:
             self.local.load(state, snapshots)
             return self.local.collect(target, seed)
@@ -289,12 +284,12 @@ class RayWorkers:
         import ray
 
         if not ray.is_initialized():
-            address = config.ray_address or None
+            address = config.run.ray_address or None
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
         self._ray = ray
         self.config = config
         actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=-1)(_RayCollector)
-        self.actors = [actor.remote(config.to_dict()) for _ in range(config.num_workers)]
+        self.actors = [actor.remote(config.to_dict()) for _ in range(config.run.num_workers)]
 
     def collect(
         self, policy: PolicyNet, snapshots: Sequence[dict], seed: int
@@ -302,7 +297,7 @@ class RayWorkers:
         ray = self._ray
         state = ray.put({k: v.detach().clone() for k, v in policy.state_dict().items()})
         league = ray.put(list(snapshots))
-        share = -(-self.config.steps_per_update // len(self.actors))
+        share = -(-self.config.ppo.steps_per_update // len(self.actors))
         calls = [
             actor.collect.remote(state, league, share, seed * 1009 + index)
             for index, actor in enumerate(self.actors)
@@ -332,4 +327,4 @@ class _RayCollector:
 
 
 def make_workers(config: TrainConfig) -> RolloutWorkers | RayWorkers:
-    return RayWorkers(config) if config.backend == "ray" else RolloutWorkers(config)
+    return RayWorkers(config) if config.run.backend == "ray" else RolloutWorkers(config)

@@ -69,18 +69,6 @@ def lead_ends(observations: np.ndarray) -> list[int]:
     return np.flatnonzero(leading & next_empty).tolist()
 
 
-def throw_penalties(observations: np.ndarray, failed: Sequence[bool], cost: float) -> np.ndarray:
-    """Per-step rewards of one seat's trajectory (its observations): ``-cost`` at the step
-    that ended each lead that ``failed`` (one flag per trick the seat led, in order), 0
-    elsewhere."""
-    ends = lead_ends(observations)
-    if len(ends) != len(failed):
-        raise RuntimeError(f"{len(ends)} leads recorded for {len(failed)} tricks led")
-    penalties = np.zeros(len(observations), dtype=np.float32)
-    penalties[[step for step, flag in zip(ends, failed, strict=True) if flag]] = -cost
-    return penalties
-
-
 def hand_arrays(
     samples: Mapping[int, Sequence[Sample]],
     final_rewards: Mapping[int, float],

@@ -10,8 +10,7 @@ from shengji_env.core import load_core
 from shengji_env.env import hand_rewards, points_rewards, raw_env
 from shengji_env.rules import RuleConfig
 from shengji_env.train import baseline as baseline_module
-from shengji_env.train.baseline import HeuristicBaseline
-from shengji_env.train.rollout import point_scores
+from shengji_env.train.baseline import HeuristicBaseline, point_scores
 
 VARIANTS = [
     {"start": "mid_match", "start_level": "random"},

@@ -155,3 +155,43 @@ def test_each_trajectory_returns_its_reward_less_the_baseline_with_shaping(tmp_p
         assert batch["returns"][start] == pytest.approx(expected, abs=1e-4), (serial, seat)
         start += counts[(serial, seat)]
     assert start == len(batch["returns"]) and failures > 0
+
+
+def test_both_collectors_reward_the_same_hand_alike(tmp_path):
+    """One reward module: each hand the batched collector finished, handed to the
+    per-environment collector with the same samples, gets the same rewards and returns
+    (the hand's reward less the baseline, the point gain, the failed-throw costs): with
+    gamma 1, lambda 1 and the same values, a step's return is the rewards still to come."""
+    from types import SimpleNamespace
+
+    from shengji_env.train.rollout import Collector
+    from shengji_env.train.rollout import _Hand as EnvHand
+
+    shaping = ("failed_throw_cost=0.25", "point_gain_coef=0.5")
+    batch, finished, _, record = collect(tmp_path, 3, *shaping)
+    per_env = Collector(tiny(tmp_path, "start=mid_match", "gamma=1", "gae_lambda=1", *shaping))
+    obs, masks, actions, logprobs, values, serials, seats = (
+        np.concatenate(column) for column in zip(*record.blocks, strict=True)
+    )
+    start, compared = 0, 0
+    for serial, hand, rewards, game in finished:
+        env = SimpleNamespace(
+            game=game,
+            rewards={f"player_{seat}": float(rewards[seat]) for seat in range(4)},
+            possible_agents=[f"player_{seat}" for seat in range(4)],
+        )
+        samples = {
+            int(seat): [
+                (obs[row], masks[row], actions[row], logprobs[row], values[row], -1)
+                for row in np.flatnonzero((serials == serial) & (seats == seat))
+            ]
+            for seat in np.unique(seats[serials == serial])
+        }
+        arrays = per_env._finish(
+            EnvHand(env, set(samples), None, hand.baseline, hand.baseline_points, samples)
+        )
+        stop = start + len(arrays["returns"])
+        # the same rewards; the two GAE codes round apart by float32 ulps
+        np.testing.assert_allclose(batch["returns"][start:stop], arrays["returns"], atol=1e-5)
+        start, compared = stop, compared + 1
+    assert start == len(batch["returns"]) and compared == len(finished) > 3

@@ -1,15 +1,24 @@
 """Retired experiments: their keys load at the old defaults and are refused otherwise."""
 
+import dataclasses
+
 import pytest
 import torch
 
-from shengji_env.train.config import RETIRED_KEYS, TrainConfig, config_from_dict, load_config
+from shengji_env.train.config import (
+    RETIRED_KEYS,
+    SECTION_OF,
+    SECTIONS,
+    TrainConfig,
+    config_from_dict,
+    load_config,
+)
 
 
 @pytest.mark.parametrize("key", sorted(RETIRED_KEYS))
 def test_a_retired_key_at_its_old_default_is_dropped(key):
     config = config_from_dict({key: RETIRED_KEYS[key], "total_steps": 7})
-    assert config.total_steps == 7 and key not in config.to_dict()
+    assert config.ppo.total_steps == 7 and key not in config.to_dict()
 
 
 @pytest.mark.parametrize(
@@ -23,6 +32,7 @@ def test_a_retired_key_at_its_old_default_is_dropped(key):
         ("bc_value_temperature=1.0", r"bc_value_temperature was retired"),
         ("bc_value_coef=0.5", r"bc_value_coef was retired"),
         ("network=canonical", r"network: 'canonical' was retired.*use counting"),
+        ("dagger_bid_share=0.5", r"dagger_bid_share was retired.*old default 1\.0"),
     ],
 )
 def test_a_retired_experiment_is_refused_by_name(setting, message):
@@ -30,11 +40,43 @@ def test_a_retired_experiment_is_refused_by_name(setting, message):
         load_config(None, [setting])
 
 
-def test_the_config_has_only_live_fields():
-    live = set(TrainConfig.__dataclass_fields__)
-    assert not live & set(RETIRED_KEYS)
-    assert len(live) <= 62  # 45 before the stand-alone recipe (start, cards, dagger_*, decks,
-    # point_gain_coef, dagger_lead_teachers, dagger_follow_teachers)
+def test_the_config_has_sections_of_live_fields():
+    assert list(TrainConfig.__dataclass_fields__) == list(SECTIONS)
+    sizes = {name: len(dataclasses.fields(kind)) for name, kind in SECTIONS.items()}
+    assert max(sizes.values()) <= 30, sizes
+    assert sum(sizes.values()) <= 61  # 62 flat fields before the sections
+    assert not set(SECTION_OF) & set(RETIRED_KEYS)
+
+
+def test_a_sectioned_file_flat_keys_and_dotted_overrides_make_the_same_config(tmp_path):
+    sectioned = tmp_path / "sections.yaml"
+    sectioned.write_text("ppo: {learning_rate: 0.001, total_steps: 9}\nmodel: {advice: true}\n")
+    flat = tmp_path / "flat.yaml"
+    flat.write_text("learning_rate: 0.001\ntotal_steps: 9\nadvice: true\n")
+    expected = load_config(sectioned)
+    assert expected.ppo.learning_rate == 0.001 and expected.model.advice
+    assert load_config(flat) == expected
+    assert load_config(None, ["ppo.learning_rate=0.001", "total_steps=9", "advice=true"]) == (
+        expected
+    )
+    assert config_from_dict(expected.to_dict()) == expected  # checkpoints keep the flat form
+    assert config_from_dict(expected.to_sections()) == expected
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"ppo": {"advice": True}}, r"ppo\.advice: advice belongs in the section model"),
+        ({"ppo.advice": True}, r"ppo\.advice: advice belongs in the section model"),
+        ({"training": {"seed": 1}}, r"unknown config key\(s\) training"),
+        ({"training.seed": 1}, r"unknown config section 'training'; sections: run, game"),
+        ({"ppo": 3}, r"ppo: a section maps its keys to values, got 3"),
+        ({"ppo": {"lerning_rate": 1}}, r"unknown config key\(s\) lerning_rate"),
+    ],
+)
+def test_a_misplaced_key_or_section_is_refused_by_name(settings, message):
+    with pytest.raises(ValueError, match=message):
+        config_from_dict(settings)
 
 
 def test_a_config_with_a_retired_setting_is_refused_for_training_but_its_policy_plays():

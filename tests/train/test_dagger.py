@@ -10,7 +10,7 @@ from shengji_env.actions import COMMIT, DecisionKind
 from shengji_env.agents import load_agent
 from shengji_env.agents.policy_file import load_checkpoint
 from shengji_env.encoding import OBS_LAYOUT, PHASE_SLOTS, deck_counts
-from shengji_env.train.config import TrainConfig, config_from_dict, load_config
+from shengji_env.train.config import config_from_dict, load_config
 from shengji_env.train.dagger import (
     BID_COLUMN,
     Labels,
@@ -90,7 +90,7 @@ def test_a_round_whose_labels_are_gone_is_labelled_again_the_same(tmp_path):
     config, students = config_from_dict(data["config"]), data["dagger_students"]
     assert students[0] is None and students[1] is not None  # round 1: the student plays
     folder = round_folder(run, 1)
-    before = load_labels(folder, config.dagger_parts_per_round)
+    before = load_labels(folder, config.distill.dagger_parts_per_round)
     for part in folder.iterdir():
         part.unlink()
     again = make_round(run, config, 1, students[1])
@@ -188,7 +188,7 @@ def test_kind_teachers_label_their_kind_at_their_deck_counts_only(kind):
 )
 def test_kind_teachers_must_be_rule_based_agents_at_deck_counts(key, value):
     with pytest.raises(ValueError, match=key):
-        TrainConfig(**{key: value})
+        config_from_dict({key: value})
 
 
 def test_a_search_teacher_labels_its_plans_next_card():

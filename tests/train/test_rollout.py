@@ -14,9 +14,11 @@ from shengji_env.agents.behaviour import failed_leads
 from shengji_env.agents.network import make_network
 from shengji_env.agents.play import play_hand
 from shengji_env.env import raw_env
+from shengji_env.train.baseline import point_scores
 from shengji_env.train.ppo import gain_stats
-from shengji_env.train.rollout import Collector, point_scores
-from shengji_env.train.trajectories import LEAD_PHASE, SELECTION, throw_penalties
+from shengji_env.train.rewards import HandReward
+from shengji_env.train.rollout import Collector
+from shengji_env.train.trajectories import LEAD_PHASE, SELECTION
 
 from .helpers import tiny
 
@@ -97,7 +99,7 @@ def test_a_failed_throw_costs_the_learner_at_the_step_that_committed_it(tmp_path
     collector.load(make_network(config.to_dict()).state_dict(), [])
     hand = play_out(collector, seed=5)
     shaped = collector._finish(hand)
-    collector.config = dataclasses.replace(config, failed_throw_cost=0.0)
+    collector.reward = dataclasses.replace(collector.reward, failed_throw_cost=0.0)
     plain = collector._finish(hand)
     failed = {seat: failed_leads(hand.env.game, seat) for seat in hand.samples}
     assert sum(map(sum, failed.values())) > 0
@@ -119,7 +121,7 @@ def test_a_failed_throw_costs_the_learner_at_the_step_that_committed_it(tmp_path
 def test_the_cost_needs_one_lead_commit_per_trick_led():
     observations = np.zeros((1, 1017), np.float32)  # a bid, not a lead
     with pytest.raises(RuntimeError, match="0 leads recorded for 1 tricks led"):
-        throw_penalties(observations, [True], 0.1)
+        HandReward(failed_throw_cost=0.1).step_rewards(observations, [True])
 
 
 def test_each_hand_draws_its_deck_count_from_the_mix_and_its_baseline_plays_that_deal(tmp_path):
@@ -187,7 +189,7 @@ def test_the_point_gain_over_the_baseline_hand_joins_the_learner_reward(tmp_path
     play_hand(baseline_env, [HeuristicAgent()] * 4, deal)
     assert hand.baseline_points == point_scores(baseline_env.game)
     shaped = collector._finish(hand)
-    collector.config = dataclasses.replace(config, point_gain_coef=0.0)
+    collector.reward = dataclasses.replace(collector.reward, point_gain_coef=0.0)
     plain = collector._finish(hand)
     scores, start = point_scores(hand.env.game), 0
     for seat in sorted(hand.samples):  # gamma 1, lambda 1: every step's return gains it

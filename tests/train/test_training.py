@@ -110,7 +110,9 @@ def test_shipped_configs_load():
 
     for path in (Path(__file__).parents[2] / "configs").glob("*.yaml"):
         config = load_config(path)
-        assert config.total_steps > 0 and np.isclose(sum(config.opponents.values()) > 0, True)
+        assert config.ppo.total_steps > 0 and np.isclose(
+            sum(config.league.opponents.values()) > 0, True
+        )
 
 
 def test_a_kept_policy_is_small_and_loads_from_its_folder(tmp_path):
@@ -125,7 +127,7 @@ def test_a_kept_policy_is_small_and_loads_from_its_folder(tmp_path):
 
 def test_the_cli_resumes_a_run_under_its_own_config(tmp_path):
     from shengji_env.frontends.cli import main
-    from shengji_env.train.config import TrainConfig
+    from shengji_env.train.config import PPOConfig
 
     settings = [*TINY, f"run_dir={tmp_path}", "num_workers=0", "total_steps=500"]
     settings += ["run_name=cli", "ent_coef=0.02"]
@@ -135,7 +137,7 @@ def test_the_cli_resumes_a_run_under_its_own_config(tmp_path):
     assert main(["train", "--resume", str(checkpoint), f"total_steps={steps + 200}"]) == 0
     data = load_checkpoint(checkpoint)
     assert data["global_step"] >= steps + 200
-    assert data["config"]["ent_coef"] == 0.02 != TrainConfig.ent_coef  # not the defaults
+    assert data["config"]["ent_coef"] == 0.02 != PPOConfig.ent_coef  # not the defaults
     assert main(["train", "--resume", str(checkpoint), "entcoef=1"]) == 2
 
 
