@@ -102,14 +102,14 @@ def demo(tmp: Path) -> str:
     out += shengji(
         "arena", "--agents", policy, "heuristic", "greedy", "random", "--deals", "400",
         "--jobs", "2",
-        "--out", tmp / "arena.json",
+        "--out", tmp / "demo.json",
     )  # fmt: skip
     out += arena("default", "heuristic", extra=("--start", "mid_match"))(tmp)
     out += shengji("demo", "--next-steps")
     cpu_minutes = (children_cpu_seconds() - before) / 60
     (versus_greedy,) = [
         pair["level_gain"]
-        for pair in json.loads((tmp / "arena.json").read_text())["pairs"]
+        for pair in json.loads((tmp / "demo.json").read_text())["pairs"]
         if pair["a"] == policy and pair["b"] == "greedy"
     ]
     assert versus_greedy["low"] > 0, versus_greedy

@@ -33,7 +33,10 @@ def page(server):
     if executable is None:
         if required:
             pytest.fail("no chromium executable (apt-get install chromium, or set CHROMIUM)")
-        pytest.skip("no chromium executable")
+        pytest.skip(
+            "no chromium executable: install Debian's chromium (apt-get install chromium) or "
+            "set CHROMIUM to a Chromium binary; .ci/run installs it"
+        )
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
