@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import numpy as np
 
 from shengji_env.actions import NUM_ACTIONS
 from shengji_env.encoding import OBS_LAYOUT, OBS_SIZE
+from shengji_env.replay import schema
 
 from .advice import HeuristicAdvice
 
@@ -21,6 +24,12 @@ SLOWER_FUSIONS = ["SkipLayerNormFusion"]
 """onnxruntime graph rewrites that slow our policies at batch one on one thread: its fused
 residual-and-layer-norm kernel took about 28 µs more a decision than the plain Add and
 LayerNormalization it replaces in the card network (BENCHMARKS.md)."""
+
+
+@functools.cache
+def manifest_validator() -> jsonschema.Draft202012Validator:
+    """The validator of ``schemas/manifest.schema.json``."""
+    return jsonschema.Draft202012Validator(schema("manifest"))
 
 
 class OnnxAgent:
@@ -134,11 +143,18 @@ def _session(model: Path, batch: int | None = None) -> Any:
     )
 
 
-def check_manifest(manifest: dict[str, Any], folder: Path) -> None:
-    """The manifest describes this package's action space and observation layout, and the
-    model file is the one it was written for."""
-    if manifest.get("format") != "shengji-policy":
-        raise ValueError(f"{folder}/manifest.json is not a shengji policy manifest")
+def check_manifest(manifest: Any, folder: Path) -> None:
+    """The manifest has the fields of ``schemas/manifest.schema.json``, describes this
+    package's action space and observation layout, names a model file inside its folder,
+    and that file is the one it was written for.
+
+    Raises:
+        ValueError: naming the field that is wrong, or the mismatch.
+    """
+    errors = sorted(manifest_validator().iter_errors(manifest), key=lambda error: error.path)
+    if errors:
+        error = errors[0]
+        raise ValueError(f"{folder}/manifest.json: {error.json_path}: {error.message}")
     size, actions = manifest["observation"]["size"], manifest["action_space"]["n"]
     if actions != NUM_ACTIONS or size != OBS_SIZE:
         raise ValueError(
@@ -149,6 +165,8 @@ def check_manifest(manifest: dict[str, Any], folder: Path) -> None:
     if manifest["observation"]["blocks"] != blocks:
         raise ValueError(f"{folder}: the policy was exported for another observation layout")
     model = folder / manifest["model"]["file"]
+    if not model.resolve().is_relative_to(folder.resolve()):
+        raise ValueError(f"{folder}: the model file named in the manifest lies outside it")
     if not model.is_file():
         raise ValueError(f"{folder}: the model file {model.name} named in the manifest is missing")
     if hashlib.sha256(model.read_bytes()).hexdigest() != manifest["model"]["sha256"]:

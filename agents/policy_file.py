@@ -109,6 +109,11 @@ def _check_parts(data: dict[str, Any], path: Path) -> None:
         isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in model.items()
     ):
         raise ValueError(f"{path}: 'model' is not a state dict of named tensors")
+    for name, tensor in model.items():
+        if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
+            raise ValueError(
+                f"{path}: weight {name!r} holds values that are not numbers (NaN or infinite)"
+            )
     if not isinstance(data.get("config", {}), dict):
         raise ValueError(f"{path}: 'config' is not a mapping")
 

@@ -38,15 +38,16 @@ def policy_location(path: str) -> str:
     )
 
 
-def _ppo_agent(path: str, sample: int = 0, seed: int | None = None) -> Agent:
+def _ppo_agent(path: str, sample: int = 0, seed: int | None = None, threads: int = 1) -> Agent:
     from .ppo_agent import PPOAgent  # imports torch: only when asked for
 
-    return PPOAgent(policy_location(path), sample=sample, seed=seed)
+    return PPOAgent(policy_location(path), sample=sample, seed=seed, threads=threads)
 
 
-def _default_agent(sample: int = 0, seed: int | None = None) -> Agent:
+def _default_agent(sample: int = 0, seed: int | None = None, threads: int = 1) -> Agent:
     """The default bot: the shipped policy :data:`DEFAULT_MODEL`."""
-    return _ppo_agent(str(shipped_model_path(DEFAULT_MODEL)), sample=sample, seed=seed)
+    path = str(shipped_model_path(DEFAULT_MODEL))
+    return _ppo_agent(path, sample=sample, seed=seed, threads=threads)
 
 
 def _onnx_agent(path: str, sample: int = 0, seed: int | None = None) -> Agent:

@@ -33,7 +33,8 @@ class ReplayError(ValueError):
 
 @cache
 def schema(name: str = "replay") -> dict[str, Any]:
-    """A JSON Schema shipped with the package: ``replay``, ``request`` or ``answer``."""
+    """A JSON Schema shipped with the package: ``replay``, ``request``, ``answer`` or
+    ``manifest`` (an exported policy's)."""
     text = resources.files("shengji_env").joinpath(f"schemas/{name}.schema.json").read_text()
     return json.loads(text)
 

@@ -60,3 +60,33 @@ def test_default_is_the_shipped_default_policy_and_shipped_models_go_by_name():
     assert not is_rule_based("default")
     with pytest.raises(ValueError, match=r"no shipped model 'nope'; installed: .*standalone-v8"):
         shipped_model_path("nope")
+
+
+def test_a_policy_decides_on_one_thread_and_leaves_the_process_setting_alone(monkeypatch):
+    import torch
+
+    from shengji_env.env import raw_env
+
+    env = raw_env(decks=2)
+    env.reset(seed=1)
+    observation, _, _, _, info = env.last()
+    seen: list[int] = []
+    for spec, inside in (("default", 1), ("default:threads=2", 2)):
+        agent = load_agent(spec)
+        forward = agent.net.forward
+
+        def spy(*args, forward=forward):
+            seen.append(torch.get_num_threads())
+            return forward(*args)
+
+        monkeypatch.setattr(agent.net, "forward", spy)
+        before = torch.get_num_threads()
+        torch.set_num_threads(3)
+        try:
+            agent.act(observation, info)
+            assert torch.get_num_threads() == 3  # restored after the decision
+        finally:
+            torch.set_num_threads(before)
+        assert seen[-1] == inside
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        load_agent("default:threads=0")

@@ -18,7 +18,7 @@ from shengji_env.rules import Game, Phase, RuleConfig
 from shengji_env.rules.sampling import random_action
 
 ROOT = Path(__file__).parents[2]
-NAMES = ("replay", "request", "answer")
+NAMES = ("replay", "request", "answer", "manifest")
 
 
 @pytest.mark.parametrize("name", NAMES)

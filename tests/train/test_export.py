@@ -12,7 +12,7 @@ import torch
 from shengji_env.agents import load_agent
 from shengji_env.agents.network import make_network
 from shengji_env.agents.onnx_agent import OnnxAgent
-from shengji_env.agents.policy_file import load_checkpoint
+from shengji_env.agents.policy_file import load_checkpoint, save_checkpoint
 from shengji_env.env import raw_env
 from shengji_env.train.export import export_policy, golden_positions
 from tests.benchmark_scripts import load_script
@@ -180,3 +180,78 @@ def test_the_latency_benchmark_runs_on_every_shipped_export(model, tmp_path):
     rules = json.loads((tmp_path / "manifest.json").read_text())["rule_config"]
     times, cpu = latency.decision_times(OnnxAgent(str(tmp_path)), rules, 20, warm_up=2)
     assert len(times) == 20 and (times > 0).all() and cpu >= 0
+
+
+def _manifest_with(exported, change) -> dict:
+    manifest = json.loads((exported / "manifest.json").read_text())
+    change(manifest)
+    return manifest
+
+
+HOSTILE_MANIFESTS = [  # (how the manifest is changed, what the refusal must say)
+    (lambda m: m["model"].update(file="../../../../etc/passwd"), r"\$\.model\.file"),
+    (lambda m: m["model"].update(file="/etc/passwd"), r"\$\.model\.file"),
+    (lambda m: m["model"].update(file=".."), r"\$\.model\.file"),
+    (lambda m: m["model"].update(file=7), r"\$\.model\.file: 7 is not of type 'string'"),
+    (lambda m: m.pop("observation"), r"\$: 'observation' is a required property"),
+    (lambda m: m.pop("model"), r"\$: 'model' is a required property"),
+    (lambda m: m["model"].pop("sha256"), r"\$\.model: 'sha256' is a required property"),
+    (lambda m: m["model"].update(sha256="x"), r"\$\.model\.sha256"),
+    (lambda m: m.update(format="other"), r"\$\.format: 'shengji-policy' was expected"),
+    (lambda m: m["observation"].update(size="big"), r"\$\.observation\.size"),
+    (lambda m: m["action_space"].update(n=None), r"\$\.action_space\.n"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), HOSTILE_MANIFESTS)
+def test_a_hostile_manifest_is_refused_naming_its_field(exported, tmp_path, change, message):
+    folder = tmp_path / "hostile"
+    folder.mkdir()
+    (folder / "policy.onnx").write_bytes((exported / "policy.onnx").read_bytes())
+    (folder / "manifest.json").write_text(json.dumps(_manifest_with(exported, change)))
+    with pytest.raises(ValueError, match=message):
+        OnnxAgent(str(folder))
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", '"a manifest"', "null"])
+def test_a_manifest_that_is_no_mapping_is_refused(tmp_path, text):
+    (tmp_path / "manifest.json").write_text(text)
+    with pytest.raises(ValueError, match=r"manifest\.json: \$: .* is not of type 'object'"):
+        OnnxAgent(str(tmp_path))
+
+
+def test_a_model_file_linked_from_outside_its_folder_is_refused(exported, tmp_path):
+    outside = tmp_path / "elsewhere.onnx"
+    outside.write_bytes((exported / "policy.onnx").read_bytes())
+    folder = tmp_path / "linked"
+    folder.mkdir()
+    (folder / "policy.onnx").symlink_to(outside)
+    (folder / "manifest.json").write_text((exported / "manifest.json").read_text())
+    with pytest.raises(ValueError, match="lies outside it"):
+        OnnxAgent(str(folder))
+
+
+def test_the_bot_command_refuses_a_hostile_manifest_without_a_traceback(exported, tmp_path):
+    folder = tmp_path / "listed"
+    folder.mkdir()
+    (folder / "manifest.json").write_text("[]")
+    done = subprocess.run(
+        [sys.executable, "-m", "shengji_env.frontends.cli", "bot", "--model", str(folder)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "is not of type 'object'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")])
+def test_weights_that_are_not_numbers_are_refused_at_load(tmp_path, bad):
+    data = load_checkpoint(MODEL / "policy.pt")
+    name = next(iter(data["model"]))
+    data["model"][name] = data["model"][name].clone()
+    data["model"][name].view(-1)[0] = bad
+    save_checkpoint(tmp_path / "policy.pt", data)
+    with pytest.raises(ValueError, match=rf"weight '{name}' holds values that are not numbers"):
+        load_agent(f"ppo:{tmp_path}")
