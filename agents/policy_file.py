@@ -10,6 +10,8 @@ a ``NAME.sha256`` file holding the SHA-256 of their bytes (the shipped ones have
 from __future__ import annotations
 
 import hashlib
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,12 +46,19 @@ def _feed(digest: Any, value: Any) -> None:
         digest.update(f"S{type(value).__name__}:{value!r}".encode())
 
 
+def unique_temporary(path: Path) -> Path:
+    """A hidden name beside ``path`` that no other writer uses (process and moment in it):
+    two writers of one file never share a temporary file, and no pattern for ``path``'s
+    siblings (``part-*.npz``) takes it for one."""
+    return path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+
+
 def save_checkpoint(path: Path, payload: dict[str, Any]) -> None:
     """Write ``payload`` to ``path`` atomically (a crash leaves the old file intact), with
     the SHA-256 of its contents."""
     path.parent.mkdir(parents=True, exist_ok=True)
     contents = {key: value for key, value in payload.items() if key not in ("version", "sha256")}
-    temporary = path.with_name(path.name + ".tmp")
+    temporary = unique_temporary(path)
     sealed = {"version": CHECKPOINT_VERSION, **contents, "sha256": content_digest(contents)}
     torch.save(sealed, temporary)
     temporary.replace(path)

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from shengji_env.frontends.protocol import choose_cards
+from shengji_env.frontends.serving import MAX_REQUEST_BYTES, is_utf8
 from shengji_env.rules import (
     Bid,
     Game,
@@ -343,11 +344,9 @@ def serve_botzone(agent: Any, stdin: IO[str], stdout: IO[str], keep_running: boo
     first = True
     for line in stdin:
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            _write(
-                stdout, {"response": [], "debug": f"error: not JSON ({error.msg})"}, keep_running
-            )
+            data = _line_json(line)
+        except ValueError as error:
+            _write(stdout, {"response": [], "debug": f"error: {error}"[:1000]}, keep_running)
             continue
         if first:
             if not isinstance(data, dict):
@@ -362,6 +361,27 @@ def serve_botzone(agent: Any, stdin: IO[str], stdout: IO[str], keep_running: boo
         _write(stdout, reply, keep_running)
         if not keep_running:
             return
+
+
+def _line_json(line: str) -> Any:
+    """One input line as JSON, within the HTTP server's bounds.
+
+    Raises:
+        ValueError: the line is not UTF-8 text, too long, not JSON, nested too deeply or
+            holds a number too long — saying which.
+    """
+    if not is_utf8(line):
+        raise ValueError("the input line is not UTF-8 text")
+    if len(line) > MAX_REQUEST_BYTES:
+        raise ValueError(f"an input line has at most {MAX_REQUEST_BYTES} bytes")
+    try:
+        return json.loads(line)
+    except RecursionError:
+        raise ValueError("the input is nested too deeply") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON ({error.msg})") from None
+    except ValueError as error:  # an integer past Python's digit limit
+        raise ValueError(f"not JSON ({error})") from None
 
 
 def _write(stdout: IO[str], reply: dict[str, Any], keep_running: bool) -> None:

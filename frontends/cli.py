@@ -156,6 +156,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=count(1),
         help="stop (after a checkpoint) when the run reaches this PPO update, over all its calls",
     )
+    training.add_argument(
+        "--force",
+        action="store_true",
+        help="start a new run in a run folder that already holds one, replacing it",
+    )
     training.add_argument("overrides", nargs="*", help="key=value settings over the config")
     args, rest = parser.parse_known_args(argv)
     if args.command == "demo":
@@ -263,7 +268,7 @@ def serving_agent(args: argparse.Namespace) -> tuple[Any, RuleConfig, dict[str, 
 
 
 def serving_command(args: argparse.Namespace) -> int:
-    from shengji_env.frontends.serving import make_server, serve_lines
+    from shengji_env.frontends.serving import make_server, serve_lines, text_stdin
 
     console = Console(stderr=True)
     try:
@@ -272,7 +277,7 @@ def serving_command(args: argparse.Namespace) -> int:
         console.print(f"[red]error:[/red] {error}")
         return 2
     if args.command == "bot":
-        serve_lines(agent, config, sys.stdin, sys.stdout)
+        serve_lines(agent, config, text_stdin(), sys.stdout)
         return 0
     try:
         server = make_server(agent, config, args.host, args.port, info)
@@ -359,6 +364,7 @@ def train_command(args: argparse.Namespace) -> int:
             on_update=report(console, config.ppo.total_steps),
             on_phase=lambda text: console.print(f"[bold]{text}[/bold]"),
             overrides=overrides,
+            force=args.force,
         )
     except ValueError as error:
         console.print(f"[red]error:[/red] {error}")

@@ -101,6 +101,7 @@ def replay_command(args: argparse.Namespace) -> int:
 
 def botzone_command(args: argparse.Namespace) -> int:
     from .botzone import serve_botzone
+    from .serving import text_stdin
 
     console = Console(stderr=True)
     try:
@@ -108,7 +109,7 @@ def botzone_command(args: argparse.Namespace) -> int:
     except ValueError as error:
         console.print(f"[red]error:[/red] {error}")
         return 2
-    serve_botzone(agent, sys.stdin, sys.stdout, keep_running=not args.once)
+    serve_botzone(agent, text_stdin(), sys.stdout, keep_running=not args.once)
     return 0
 
 

@@ -12,10 +12,12 @@ so a stateful agent never sees two requests at once. CORS is open (any origin ma
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import re
 import socket
+import sys
 import threading
 from collections.abc import Awaitable, Callable
 from typing import IO, Any
@@ -94,6 +96,22 @@ def answer(text: str, agent: Any, config: RuleConfig) -> dict[str, Any]:
     return decide(request, agent, config)
 
 
+def text_stdin() -> IO[str]:
+    """Standard input as UTF-8 text in any locale: bytes that are not UTF-8 arrive as lone
+    surrogates (``surrogateescape``), for the reader to refuse with an error instead of
+    the decoder ending the process."""
+    return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
+
+
+def is_utf8(text: str) -> bool:
+    """Whether ``text`` came from valid UTF-8 (no lone surrogates, see :func:`text_stdin`)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def serve_lines(agent: Any, config: RuleConfig, lines: IO[str], out: IO[str]) -> int:
     """Answer each non-empty input line with one output line; returns how many. A line
     longer than :data:`MAX_REQUEST_BYTES` is answered with an error and skipped; a last
@@ -112,6 +130,8 @@ def serve_lines(agent: Any, config: RuleConfig, lines: IO[str], out: IO[str]) ->
             }
         elif not line.strip():
             continue
+        elif not is_utf8(line):
+            response = {"id": None, "error": "the request line is not UTF-8 text"}
         else:
             response = answer(line, agent, config)
         out.write(json.dumps(response) + "\n")

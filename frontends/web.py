@@ -6,6 +6,11 @@ person's clicks: ``/api/select`` and ``/api/unselect`` ``{"card": id}``, ``/api/
 ``/api/clear``, ``/api/next`` (after a hand's score), ``/api/new`` ``{"seed": n}``.
 ``GET /api/replay`` gives the match so far as replay JSON lines; ``POST /api/replay/frames``
 turns a replay file into the frames the page shows trick by trick.
+
+The table answers only its own page: a request whose ``Host`` is not the loopback address
+it serves on (a DNS-rebinding page) and a POST whose ``Origin`` is another site's are
+refused (403) before anything is read. A body that is not JSON — invalid UTF-8, nesting
+too deep, a number too long — is answered 400 with what was wrong; nothing else changes.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import json
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from shengji_env.replay import ReplayError, parse_replay, replay_states
 from shengji_env.rules.cards import SUITS
@@ -22,6 +28,7 @@ from .table import TableError, TableSession, cards_json, record_json, sorted_han
 
 MAX_BODY = 4 * 1024 * 1024
 Handler = Callable[[Any], Awaitable[Any]]
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
 def make_app(session: TableSession) -> Any:
@@ -30,7 +37,7 @@ def make_app(session: TableSession) -> Any:
     from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
     from starlette.routing import Route
 
-    static = resources.files("frontends").joinpath("static")
+    static = resources.files("shengji_env.frontends").joinpath("static")
 
     def page(name: str, media: str) -> Handler:
         async def serve(request: Any) -> Response:
@@ -40,18 +47,19 @@ def make_app(session: TableSession) -> Any:
 
     def action(apply: Callable[[TableSession, dict[str, Any]], None]) -> Handler:
         async def handle(request: Any) -> Response:
+            refused = foreign_request(request.headers)
+            if refused:
+                return JSONResponse({"error": refused}, status_code=403)
             body = await request.body()
             if len(body) > MAX_BODY:
                 return JSONResponse({"error": "the request is too large"}, status_code=413)
             try:
-                data = json.loads(body) if body.strip() else {}
-                if not isinstance(data, dict):
-                    raise TableError("the request body must be a JSON object")
+                data = json_body(body)
                 with session.lock:
                     apply(session, data)
                     session.message = ""
                     return JSONResponse(session.state())
-            except (TableError, json.JSONDecodeError) as error:
+            except TableError as error:
                 with session.lock:
                     session.message = str(error)
                     state = session.state()
@@ -60,15 +68,24 @@ def make_app(session: TableSession) -> Any:
         return handle
 
     async def state(request: Any) -> Response:
+        refused = foreign_request(request.headers, posting=False)
+        if refused:
+            return JSONResponse({"error": refused}, status_code=403)
         with session.lock:
             return JSONResponse(session.state())
 
     async def replay(request: Any) -> Response:
+        refused = foreign_request(request.headers, posting=False)
+        if refused:
+            return JSONResponse({"error": refused}, status_code=403)
         with session.lock:
             lines = [json.dumps(event) for hand in session.hands for event in hand]
         return PlainTextResponse("\n".join(lines) + ("\n" if lines else ""))
 
     async def frames(request: Any) -> Response:
+        refused = foreign_request(request.headers)
+        if refused:
+            return JSONResponse({"error": refused}, status_code=403)
         body = await request.body()
         if len(body) > MAX_BODY:
             return JSONResponse({"error": "the replay is too large"}, status_code=413)
@@ -96,6 +113,42 @@ def make_app(session: TableSession) -> Any:
         Route("/api/replay/frames", frames, methods=["POST"]),
     ]
     return Starlette(routes=routes)
+
+
+def foreign_request(headers: Any, posting: bool = True) -> str:
+    """Why a request does not come from the table's own page ("" when it does): its
+    ``Host`` names no loopback address, or (``posting``) its ``Origin`` is another site's."""
+    host = urlsplit(f"//{headers.get('host', '')}").hostname or ""
+    if f"[{host}]" not in LOOPBACK_NAMES and host not in LOOPBACK_NAMES:
+        return f"the table answers requests to 127.0.0.1 or localhost only, not {host!r}"
+    origin = headers.get("origin")
+    if posting and origin is not None:
+        origin_host = urlsplit(origin).netloc
+        if origin_host != headers.get("host"):
+            return f"the table answers its own page only, not {origin!r}"
+    return ""
+
+
+def json_body(body: bytes) -> dict[str, Any]:
+    """A request body as a JSON object (empty: ``{}``).
+
+    Raises:
+        TableError: what is wrong with it: not UTF-8, not JSON, nested too deep, a number
+            too long, or not an object.
+    """
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise TableError(f"the request body is not UTF-8 text ({error.reason})") from None
+    except RecursionError:
+        raise TableError("the request body is nested too deeply") from None
+    except ValueError as error:  # malformed JSON, or an integer past Python's digit limit
+        raise TableError(f"the request body is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise TableError("the request body must be a JSON object")
+    return data
 
 
 def card_field(data: dict[str, Any]) -> int:

@@ -5,8 +5,11 @@ bot, and its ``shengji`` command plays that bot from the package, not from the c
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 import venv
 import zipfile
 from pathlib import Path
@@ -42,7 +45,7 @@ def installed(wheel, tmp_path_factory) -> Path:
     home = tmp_path_factory.mktemp("venv")
     venv.create(home, with_pip=True)
     pip = [home / "bin" / "python", "-m", "pip", "install", "--quiet"]
-    run(*pip, wheel, "torch==2.13.0", cwd=home)
+    run(*pip, f"{wheel}[serve]", "torch==2.13.0", cwd=home)
     return home
 
 
@@ -76,3 +79,30 @@ def test_the_installed_command_plays_the_default_bot_from_the_package(installed,
         cwd=tmp_path)  # fmt: skip
     result = json.loads(out.read_text())
     assert result["agents"] == ["default", "heuristic"] and result["finished_deals"] == 1
+
+
+def test_the_installed_web_table_serves_its_page_from_the_package(installed, tmp_path):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [installed / "bin" / "shengji", "web", "--opponents", "heuristic", "--port", port]
+    server = subprocess.Popen(
+        [str(part) for part in command], cwd=tmp_path, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        pages = {}
+        deadline = time.monotonic() + 120
+        for name in ("", "table.js", "api/state"):
+            while name not in pages:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/{name}") as answer:
+                        pages[name] = answer.read().decode()
+                except OSError:
+                    assert server.poll() is None and time.monotonic() < deadline
+                    time.sleep(0.3)
+        assert "<html" in pages[""].lower() and "fetch" in pages["table.js"]
+        assert json.loads(pages["api/state"])["phase"]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

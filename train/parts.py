@@ -13,6 +13,7 @@ from typing import Any, Self
 
 import numpy as np
 
+from shengji_env.agents.policy_file import unique_temporary
 from shengji_env.encoding import OBS_SIZE, RECORD_SIZE, complete_records
 
 Arrays = dict[str, np.ndarray]
@@ -54,7 +55,7 @@ def write_parts(folder: Path, parts: Iterable[int], make: PartMaker) -> None:
         path = part_path(folder, part)
         if path.exists():
             continue
-        partial = path.with_suffix(".tmp.npz")
+        partial = unique_temporary(path).with_suffix(".npz")  # savez then adds no suffix
         np.savez_compressed(partial, **make(part))
         partial.replace(path)
 

@@ -10,9 +10,11 @@ run exactly where the checkpoint left it.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,25 @@ from .bc import behaviour_clone
 from .checkpoint import add_deck_context, check_resumable, restore_rng, rng_state
 from .config import TrainConfig, config_from_dict, flat_settings
 from .rollout import make_workers
+
+
+@contextlib.contextmanager
+def run_lock(folder: Path) -> Iterator[None]:
+    """Hold ``folder``'s lock (``folder/.lock``) while a trainer writes in it.
+
+    Raises:
+        ValueError: another trainer holds it.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / ".lock").open("a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ValueError(f"another trainer is writing in {folder}") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def run_name(config: TrainConfig) -> str:
@@ -258,6 +279,7 @@ def train(
     on_update: Callable[[int, int, dict[str, float]], None] | None = None,
     on_phase: Callable[[str], None] | None = None,
     overrides: Mapping[str, Any] | None = None,
+    force: bool = False,
 ) -> Path:
     """Train ``config``, or continue the run of the checkpoint ``resume`` under its own
     config with ``overrides`` on top (``{}`` continues it exactly; ``total_steps`` extends
@@ -271,12 +293,32 @@ def train(
     ``on_update(update, step, stats)`` is called after every update and ``on_phase(text)``
     when a phase starts (progress).
 
+    A run folder belongs to one run: a new run refuses a folder that holds a checkpoint
+    (``force`` replaces it), and a second trainer is kept out of a folder in use.
+
     The phases, in order: open the run folder, build or restore the network, clone
     demonstrations (a new run with ``bc_steps`` or ``bc_labels``), distil a teacher
     (``dagger_rounds``), then PPO.
     """
     limits = _Limits(time.perf_counter(), max_seconds, max_rounds)
-    config, folder, state = _open_run(config, resume, overrides)
+    config, folder, state = _open_run(config, resume, overrides, force)
+    with run_lock(folder):
+        return _train(config, folder, state, limits, max_updates, until_update, on_update, on_phase)
+
+
+def _train(
+    config: TrainConfig,
+    folder: Path,
+    state: dict[str, Any] | None,
+    limits: _Limits,
+    max_updates: int | None,
+    until_update: int | None,
+    on_update: Callable[[int, int, dict[str, float]], None] | None,
+    on_phase: Callable[[str], None] | None,
+) -> Path:
+    (folder / "config.yaml").write_text(
+        yaml.safe_dump(config.to_sections(), sort_keys=False), encoding="utf-8"
+    )
     run = _start_run(config, folder, state)
     if state is None:
         _clone_demonstrations(run, on_phase)
@@ -289,10 +331,14 @@ def train(
 
 
 def _open_run(
-    config: TrainConfig | None, resume: Path | None, overrides: Mapping[str, Any] | None
+    config: TrainConfig | None,
+    resume: Path | None,
+    overrides: Mapping[str, Any] | None,
+    force: bool = False,
 ) -> tuple[TrainConfig, Path, dict[str, Any] | None]:
-    """The run's config, its folder (its ``config.yaml`` written) and the checkpoint state
-    it resumes from (``None`` for a new run)."""
+    """The run's config, its folder and the checkpoint state
+    it resumes from (``None`` for a new run, whose folder must not hold a run unless
+    ``force``)."""
     state: dict[str, Any] | None = None
     if resume is not None:
         changes = flat_settings(dict(overrides or {}))
@@ -305,10 +351,11 @@ def _open_run(
         raise ValueError("train needs a config or a checkpoint to resume")
     else:
         folder = Path(config.run.run_dir) / run_name(config)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "config.yaml").write_text(
-        yaml.safe_dump(config.to_sections(), sort_keys=False), encoding="utf-8"
-    )
+        if (folder / "checkpoint.pt").exists() and not force:
+            raise ValueError(
+                f"{folder} already holds a run: resume it (--resume "
+                f"{folder / 'checkpoint.pt'}), pick another run_name, or replace it (--force)"
+            )
     return config, folder, state
 
 

@@ -57,8 +57,8 @@ def test_the_persons_mistakes_are_explained_and_change_nothing():
     assert session.state() == state
 
 
-def post(url: str, body: bytes) -> tuple[int, dict]:
-    request = urllib.request.Request(url, data=body, method="POST")
+def post(url: str, body: bytes, headers: dict[str, str] | None = None) -> tuple[int, dict]:
+    request = urllib.request.Request(url, data=body, method="POST", headers=headers or {})
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, json.loads(answer.read())
@@ -75,6 +75,10 @@ def post(url: str, body: bytes) -> tuple[int, dict]:
         ("/api/select", b'{"card": 99}', "field 'card'"),
         ("/api/new", b'{"seed": -1}', "field 'seed'"),
         ("/api/next", b"", "hand is not over"),
+        ("/api/select", b'{"card": \xff}', "not UTF-8"),
+        ("/api/select", b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        ("/api/select", b'{"card": 1' + b"0" * 5_000 + b"}", "not JSON"),
+        ("/api/new", b'{"seed": NaN}', "field 'seed'"),
     ],
 )
 def test_bad_requests_get_an_error_that_says_what_was_wrong(server, path, body, message):
@@ -86,3 +90,32 @@ def test_bad_requests_get_an_error_that_says_what_was_wrong(server, path, body, 
 def test_a_bad_replay_upload_names_the_line_and_field(server):
     status, answer = post(server[0] + "/api/replay/frames", b'{"event": "hand", "format": 1}\n')
     assert status == 400 and "line 1" in answer["error"]
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"Origin": "http://evil.example"}, 403),
+        ({"Origin": "http://127.0.0.1:1"}, 403),  # another port is another site
+        ({"Host": "evil.example"}, 403),
+        ({"Host": "evil.example", "Origin": "http://evil.example"}, 403),
+        ({}, 200),
+    ],
+)
+def test_only_the_tables_own_page_may_post(server, headers, status):
+    url, session = server
+    before = session.state()
+    code, answer = post(url + "/api/clear", b"", headers)
+    assert code == status
+    if status == 403:
+        assert "answers" in answer["error"] and session.state() == before
+
+
+def test_the_own_origin_and_the_loopback_names_are_accepted():
+    from shengji_env.frontends.web import foreign_request
+
+    for host in ("127.0.0.1:8780", "localhost:8780", "[::1]:8780"):
+        assert foreign_request({"host": host, "origin": f"http://{host}"}) == ""
+    assert foreign_request({"host": "127.0.0.1:8780"}) == ""  # no Origin: not a browser page
+    assert "not ''" in foreign_request({})
+    assert foreign_request({"host": "evil.example:8780"}, posting=False)

@@ -275,3 +275,32 @@ def test_a_last_minibatch_of_one_sample_keeps_the_weights_finite(tmp_path):
     optimizer = torch.optim.Adam(net.parameters(), lr=1e-3)
     ppo_update(net, optimizer, batch, config, np.random.default_rng(0))
     assert all(torch.isfinite(p).all() for p in net.parameters())
+
+
+def test_a_run_folder_belongs_to_one_run(tmp_path):
+    from shengji_env.frontends.cli import main
+    from shengji_env.train.ppo import run_lock
+
+    settings = [*TINY, f"run_dir={tmp_path}", "num_workers=0", "total_steps=300", "bc_steps=0"]
+    config = tiny(tmp_path, "num_workers=0", "total_steps=300", "bc_steps=0", "run_name=mine")
+    run = train(config)
+    first = (run / "checkpoint.pt").read_bytes()
+    with pytest.raises(ValueError, match=r"already holds a run: resume it .*--force"):
+        train(config)
+    assert (run / "checkpoint.pt").read_bytes() == first  # untouched
+    assert main(["train", *settings, "run_name=mine"]) == 2
+    with run_lock(run), pytest.raises(ValueError, match="another trainer is writing in"):
+        train(resume=run / "checkpoint.pt")
+    assert main(["train", *settings, "run_name=mine", "seed=9", "--force"]) == 0
+    assert load_checkpoint(run / "checkpoint.pt")["config"]["seed"] == 9
+    assert not [path.name for path in run.iterdir() if path.name.endswith(".tmp")]
+
+
+def test_temporary_files_are_hidden_and_never_shared(tmp_path):
+    from shengji_env.agents.policy_file import unique_temporary
+
+    names = {unique_temporary(tmp_path / "part-00001.npz").name for _ in range(100)}
+    assert len(names) == 100 and all(name.startswith(".part-00001.npz.") for name in names)
+    left = unique_temporary(tmp_path / "part-00001.npz").with_suffix(".npz")  # a crash's
+    left.write_bytes(b"")
+    assert not list(tmp_path.glob("part-*[0-9].npz"))  # the parts' pattern does not take it
