@@ -20,6 +20,12 @@ A request is a JSON object; cards are strings as in docs/rules.md (``"10H"``, ``
 
 The response is ``{"id": 7, "cards": ["10H", "10H"]}`` (an empty list passes a bid), or
 ``{"id": 7, "error": "what was wrong"}``. :func:`decide` answers one request with any agent.
+
+A request holds no more than a real game can: a hand of at most a hand and a kitty, at
+most a hand's worth of tricks and of cards in a play, at most the decks' cards in all the
+plays together, at most :data:`MAX_BIDS` declarations. Longer lists are refused before any
+card in them is read, so the work and the memory a request costs are bounded whatever it
+holds; the caches of parsed cards and judged tricks keep small entries only.
 """
 
 from __future__ import annotations
@@ -54,6 +60,10 @@ from shengji_env.view import seat_view
 
 PHASE_NAMES = {"bid": Phase.BID, "bury": Phase.BURY, "play": Phase.PLAY}
 MAX_STEPS = 200
+MAX_BIDS = 32
+"""Declarations a request may list (each must overturn the one before: a real hand has few)."""
+MAX_CACHED_CARDS = 40
+"""Card lists up to this long are parsed once and cached (past plays); longer ones each time."""
 
 
 class RequestError(ValueError):
@@ -73,16 +83,29 @@ def _field(
     return value
 
 
-def _cards(value: Any, what: str) -> list[int]:
-    if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
+def _cards(value: Any, what: str, most: int) -> list[int]:
+    """A list of at most ``most`` card strings, as card ids."""
+    _limited(value, most, what)
+    if not all(isinstance(card, str) for card in value):
         raise RequestError(f"{what} must be a list of card strings")
     try:
+        if len(value) > MAX_CACHED_CARDS:
+            return parse_cards(value)
         return list(_parsed(tuple(value)))
     except ValueError as error:
         raise RequestError(f"{what}: {error}") from None
 
 
-@functools.lru_cache(maxsize=1 << 16)
+def _limited(value: Any, most: int, what: str) -> list[Any]:
+    """``value``, a list of at most ``most`` items (checked before any item is read)."""
+    if not isinstance(value, list):
+        raise RequestError(f"{what} must be a list")
+    if len(value) > most:
+        raise RequestError(f"{what} holds at most {most} items in this game, got {len(value)}")
+    return value
+
+
+@functools.lru_cache(maxsize=1 << 13)
 def _parsed(cards: tuple[str, ...]) -> tuple[int, ...]:
     """Card strings parsed once: a front end sends the same past plays at every decision."""
     return tuple(parse_cards(cards))
@@ -101,7 +124,7 @@ def build_game(request: dict[str, Any], config: RuleConfig) -> Game:
     if phase_name not in PHASE_NAMES:
         raise RequestError(f"phase must be one of {', '.join(PHASE_NAMES)}, got {phase_name!r}")
     phase = PHASE_NAMES[phase_name]
-    hand = _cards(_field(request, "hand", list), "hand")
+    hand = _cards(_field(request, "hand", list), "hand", config.hand_size + config.kitty_size)
     try:
         level = rank_index(str(_field(request, "level", str)))
         levels = [
@@ -115,7 +138,7 @@ def build_game(request: dict[str, Any], config: RuleConfig) -> Game:
     dealer = None if dealer_value is None else _seat(dealer_value, "dealer")
     if phase is not Phase.BID and dealer is None:
         raise RequestError("the dealer must be known after the bidding")
-    bids = _bids(_field(request, "bids", list, []), level, config)
+    bids = _bids(_limited(_field(request, "bids", list, []), MAX_BIDS, "bids"), level, config)
     trump = bids[-1].trump_suit if bids else None
     stated = _field(request, "trump", str, None)
     if stated is not None and stated != ("none" if trump is None else SUITS[trump]):
@@ -129,7 +152,7 @@ def build_game(request: dict[str, Any], config: RuleConfig) -> Game:
         "levels": (levels[0], levels[1]),
         "dealer": dealer,
         "bids": bids,
-        "kitty": _cards(_field(request, "kitty", list, []), "kitty"),
+        "kitty": _cards(_field(request, "kitty", list, []), "kitty", config.kitty_size),
     }
     if phase is Phase.BID:
         game = Game.from_position(Position(**common, cards_dealt=_cards_dealt(request, config)))
@@ -152,7 +175,7 @@ def _bids(items: list[Any], level: int, config: RuleConfig) -> list[Bid]:
     for item in items:
         if not isinstance(item, dict):
             raise RequestError("each bid is an object with 'seat' and 'cards'")
-        cards = _cards(item.get("cards"), "bid cards")
+        cards = _cards(item.get("cards"), "bid cards", config.decks + 2)
         strength = bid_strength(cards, level, config.decks) if cards else None
         if strength is None:
             raise RequestError(
@@ -175,14 +198,17 @@ def _cards_dealt(request: dict[str, Any], config: RuleConfig) -> int:
 
 def _play_position(request: dict[str, Any], common: dict[str, Any], ctx: TrumpContext) -> Position:
     """The position of a play-phase request: its tricks, the current trick and points."""
-    tricks = [_trick_record(item, ctx) for item in _field(request, "tricks", list, [])]
+    config = common["config"]
+    items = _limited(_field(request, "tricks", list, []), config.hand_size, "tricks")
+    _check_card_total([*items, request.get("trick")], config)
+    tricks = [_trick_record(item, ctx) for item in items]
     current = _field(
         request,
         "trick",
         dict,
         {"leader": tricks[-1].winner if tricks else common["dealer"], "plays": []},
     )
-    leader, plays = _plays(current, "trick")
+    leader, plays = _plays(current, "trick", config)
     if len(plays) > 3:
         raise RequestError("the current trick already has four plays")
     if (leader + len(plays)) % 4 != common["seat"]:
@@ -196,6 +222,7 @@ def _play_position(request: dict[str, Any], common: dict[str, Any], ctx: TrumpCo
     revealed = _field(request, "revealed", list, [[], [], [], []])
     if len(revealed) != 4:
         raise RequestError("revealed lists four seats")
+    shown = [_cards(cards, "revealed", config.hand_size) for cards in revealed]
     points = _field(request, "points", dict, {})
     return Position(
         **common,
@@ -203,10 +230,24 @@ def _play_position(request: dict[str, Any], common: dict[str, Any], ctx: TrumpCo
         leader=leader,
         trick=plays,
         tricks=tricks,
-        revealed=[_cards(cards, "revealed") for cards in revealed],
+        revealed=shown,
         attacker_trick_points=int(points.get("attackers", 0)),
         penalty_points=int(points.get("penalty", 0)),
     )
+
+
+def _check_card_total(items: list[Any], config: RuleConfig) -> None:
+    """The plays of ``items`` (tricks) hold no more cards than the decks do (counted from
+    the lists' lengths, before any card is read)."""
+    total = 0
+    for item in items:
+        plays = item.get("plays") if isinstance(item, dict) else None
+        if isinstance(plays, list):
+            total += sum(len(play) for play in plays[:4] if isinstance(play, list))
+    if total > 54 * config.decks:
+        raise RequestError(
+            f"the tricks hold {total} cards; {config.decks} deck(s) hold {54 * config.decks}"
+        )
 
 
 def _trick_record(item: Any, ctx: TrumpContext) -> TrickRecord:
@@ -218,35 +259,38 @@ def _trick_record(item: Any, ctx: TrumpContext) -> TrickRecord:
     key = (repr(item), ctx)
     record = _RECORDS.get(key)
     if record is None:
+        record = _read_record(item, ctx)
         if len(_RECORDS) >= MAX_RECORDS:
             _RECORDS.clear()
-        record = _RECORDS[key] = _read_record(item, ctx)
+        _RECORDS[key] = record  # only tricks that read as finished tricks are kept
     return record
 
 
 _RECORDS: dict[tuple[str, TrumpContext], TrickRecord] = {}
-MAX_RECORDS = 1 << 14
+MAX_RECORDS = 1 << 12
 
 
 def _read_record(item: dict[str, Any], ctx: TrumpContext) -> TrickRecord:
-    leader, plays = _plays(item, "trick")
+    config = ctx.config
+    leader, plays = _plays(item, "trick", config)
     if len(plays) != 4:
         raise RequestError("a finished trick has four plays")
     attempt = item.get("attempt")
-    shown = None if attempt is None else tuple(_cards(attempt, "attempt"))
+    shown = None if attempt is None else tuple(_cards(attempt, "attempt", config.hand_size))
     played = tuple(tuple(p) for p in plays)
     winner = (leader + trick_winner(played, ctx)) % 4
     return TrickRecord(leader, played, winner, trick_points(played), shown)
 
 
-def _plays(item: Any, what: str) -> tuple[int, list[list[int]]]:
+def _plays(item: Any, what: str, config: RuleConfig) -> tuple[int, list[list[int]]]:
     if not isinstance(item, dict):
         raise RequestError(f"{what} must be an object with 'leader' and 'plays'")
     leader = _seat(item.get("leader"), f"{what} leader")
     plays = item.get("plays")
     if not isinstance(plays, list):
         raise RequestError(f"{what} plays must be a list of card lists")
-    return leader, [_cards(play, f"{what} play") for play in plays]
+    _limited(plays, 4, f"{what} plays")
+    return leader, [_cards(play, f"{what} play", config.hand_size) for play in plays]
 
 
 def _check_counts(game: Game, hand: list[int], config: RuleConfig) -> None:
