@@ -240,6 +240,8 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped env class raw_env
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
+        if agent not in self.terminations:
+            raise ValueError("the episode is over: call reset() before stepping again")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return

@@ -114,6 +114,8 @@ class TableBatch:
         (the others are as the last call left them)."""
         if isinstance(table, bool) or not isinstance(table, int):
             raise ValueError(f"table must be an int, got {table!r}")
+        if not isinstance(game, Game):
+            raise ValueError(f"game must be a shengji_env.rules.Game, got {type(game).__name__}")
         others = dataclasses.replace(
             game.config, decks=self.config.decks, start_level=self.config.start_level
         )

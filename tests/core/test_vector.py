@@ -176,3 +176,13 @@ def test_the_batch_collector_collects_whole_hands_deterministically():
     masks, actions = first["masks"], first["actions"]
     assert masks[np.arange(len(actions)), actions].all()  # every recorded action was legal
     assert len(first["hand_rewards"]) >= 1 and np.all(np.abs(first["hand_rewards"]) <= 4)
+
+
+@pytest.mark.parametrize("game", ["x", None, 3])
+def test_starting_a_table_on_something_else_than_a_game_is_refused_by_name(game):
+    from shengji_env.vector import TableBatch
+
+    batch = TableBatch(2, redeal=False)
+    batch.reset()
+    with pytest.raises(ValueError, match=r"game must be a shengji_env\.rules\.Game"):
+        batch.start(0, game)

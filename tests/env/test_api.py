@@ -191,3 +191,19 @@ def test_vector_env_gives_masks_per_env():
 
 def test_commit_is_the_last_action():
     assert COMMIT == NUM_ACTIONS - 1 == 54
+
+
+def test_stepping_a_raw_env_after_its_episode_ended_says_to_reset():
+    import numpy as np
+
+    from shengji_env import shengji_v1
+
+    env = shengji_v1.raw_env(decks=1)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        done = terminated or truncated
+        env.step(None if done else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    with pytest.raises(ValueError, match=r"the episode is over: call reset\(\)"):
+        env.step(0)
