@@ -127,13 +127,48 @@ class Knowledge:
 
 def read_history(requests: Sequence[Any], responses: Sequence[Any]) -> Knowledge:
     """The seat's knowledge from Botzone's ``requests`` (the last one is the turn to
-    answer) and this bot's earlier ``responses``."""
+    answer) and this bot's earlier ``responses``, checked for contradictions."""
     known = Knowledge()
     for index, request in enumerate(requests):
         if not isinstance(request, dict):
             raise BotzoneError(f"requests[{index}] is not a JSON object")
         _read_request(known, request, index, responses)
+    check_history(known)
     return known
+
+
+def check_history(known: Knowledge) -> None:
+    """Every physical card is in one place at most — dealt once, played once — and this
+    seat buried and played only cards it held.
+
+    Raises:
+        BotzoneError: naming the contradiction (a tampered or corrupted history).
+    """
+    seen = Counter(known.dealt) + Counter(known.kitty)
+    twice = sorted(bz for bz, count in seen.items() if count > 1)
+    if twice:
+        raise BotzoneError(f"the history deals card id(s) {twice} to this seat twice")
+    if len(known.dealt) > RULES.hand_size:
+        raise BotzoneError(
+            f"the history deals {len(known.dealt)} cards; a hand holds {RULES.hand_size}"
+        )
+    held = Counter(seen)
+    if not Counter(known.buried) <= held:
+        raise BotzoneError("the history buries cards this seat did not hold")
+    held -= Counter(known.buried)
+    played: Counter[int] = Counter()
+    for number, (leader, plays) in enumerate([*known.tricks, known.trick]):
+        for offset, play in enumerate(plays):
+            played.update(play)
+            if known.seat is not None and (leader + offset) % 4 == known.seat:
+                if not Counter(play) <= held:
+                    raise BotzoneError(
+                        f"trick {number + 1}: this seat played card id(s) it did not hold"
+                    )
+                held -= Counter(play)
+    again = sorted(bz for bz, count in played.items() if count > 1)
+    if again:
+        raise BotzoneError(f"the history plays card id(s) {again} more than once")
 
 
 def _read_request(

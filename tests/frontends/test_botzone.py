@@ -200,3 +200,88 @@ def test_mutated_inputs_never_crash_the_bot(record_property):
             json.dumps(reply, allow_nan=False)
             tried += 1
     record_property("fuzz_botzone_inputs", tried)
+
+
+def judged_history(seed: int, seat: int = 0, at: int = 12) -> dict:
+    """Seat ``seat``'s Botzone history of a judged hand, cut at its ``at``-th play request
+    (a finished trick in it), with its responses before that request."""
+    from shengji_env.frontends.botzone_judge import _Hand
+
+    hand = _Hand([load_agent("heuristic") for _ in range(4)], seed, 0)
+    hand.play()
+    record = hand.seats[seat]
+    plays = [i for i, r in enumerate(record.requests) if r["stage"] == "play" and r["history"][0]]
+    cut = plays[min(at, len(plays) - 1)]
+    return {"requests": record.requests[: cut + 1], "responses": record.responses[:cut]}
+
+
+def _seat_plays(data):
+    """(request index, play index) of each of this seat's plays in a finished trick."""
+    seat = data["requests"][0]["playerpos"]
+    found = []
+    for index, request in enumerate(data["requests"]):
+        if request.get("stage") != "play" or not request["history"][0]:
+            continue
+        leader = request["history"][2]
+        found.append((index, (seat - leader) % 4))
+    return found
+
+
+def test_a_judged_history_is_answered_and_its_tampered_copy_refused():
+    data = judged_history(3)
+    assert "debug" not in respond(data, load_agent("heuristic"))
+    dealt = {bz for r in data["requests"] for bz in r.get("deliver", [])}
+    index, play = _seat_plays(data)[-1]
+    stranger = next(bz for bz in range(108) if bz not in dealt)
+    cards = data["requests"][index]["history"][0][play]
+    data["requests"][index]["history"][0][play] = [stranger] * len(cards)
+    reply = respond(data, load_agent("heuristic"))
+    assert reply["response"] == [] and "did not hold" in reply["debug"]
+
+
+@pytest.mark.parametrize(
+    ("tamper", "message"),
+    [
+        (lambda d: d["requests"][1].update(deliver=d["requests"][0]["deliver"]), "twice"),
+        (lambda d: d["requests"][0]["deliver"].extend(range(60, 90)), "a hand holds 25"),
+    ],
+)
+def test_a_history_that_deals_impossibly_is_refused(tamper, message):
+    data = json.loads((ROOT / "tests/golden/botzone/play_follow_pair.json").read_text())
+    tamper(data)
+    reply = respond(data, load_agent("heuristic"))
+    assert reply["response"] == [] and message in reply["debug"]
+
+
+def test_tampered_histories_are_refused_never_answered_with_cards_not_held(record_property):
+    """This seat's past plays changed to random card ids, in histories of judged hands: a
+    history where the seat played a card it did not hold is refused; any other is answered
+    with cards still in its hand."""
+    import random
+
+    agent, rng = load_agent("heuristic"), random.Random(1)
+    refused = answered = 0
+    for seed in range(4):
+        original = judged_history(seed, seat=seed % 4)
+        plays = _seat_plays(original)
+        for _ in range(50):
+            data = json.loads(json.dumps(original))
+            index, play = rng.choice(plays)
+            cards = data["requests"][index]["history"][0][play]
+            cards[rng.randrange(len(cards))] = rng.randrange(108)
+            left, possible = held(data["requests"], data["responses"]), True
+            seat = data["requests"][0]["playerpos"]
+            for request in data["requests"]:
+                if request["stage"] == "play" and request["history"][0]:
+                    own = Counter(request["history"][0][(seat - request["history"][2]) % 4])
+                    possible = possible and own <= left
+                    left -= own
+            reply = respond(data, agent)
+            if not possible:
+                assert reply["response"] == [] and "did not hold" in reply["debug"]
+                refused += 1
+            elif "debug" not in reply:
+                assert Counter(reply["response"]) <= left
+                answered += 1
+    record_property("tampered", f"{refused} refused, {answered} answered")
+    assert refused > 100
