@@ -6,8 +6,11 @@ Both read a request through :func:`answer`, which never raises: a body of more t
 than :data:`MAX_INT_DIGITS` digits, ``NaN``/``Infinity``, or anything the protocol refuses
 gets an error answer and the next request is served. The HTTP server runs on uvicorn
 (asyncio: idle connections cost no thread, a bounded backlog, keep-alive timeouts, a cap
-on concurrent connections) as a bare ASGI app; decisions run one at a time on its event loop,
-so a stateful agent never sees two requests at once. CORS is open (any origin may ask).
+on concurrent connections below the process's file limit) as a bare ASGI app; decisions run
+one at a time on its event loop, so a stateful agent never sees two requests at once. A
+connection that sends nothing for :data:`KEEP_ALIVE_SECONDS`, or takes more than
+:data:`HEADER_SECONDS` to send a request's headers, is closed. CORS is open (any origin may
+ask).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import io
 import itertools
 import json
 import re
+import resource
 import socket
 import sys
 import threading
@@ -32,6 +36,8 @@ MAX_INT_DIGITS = 18
 MAX_CONNECTIONS = 4096
 BACKLOG = 1024
 KEEP_ALIVE_SECONDS = 5
+HEADER_SECONDS = 10
+FILES_KEPT = 64  # file descriptors kept free of connections (logs, models, the listener)
 
 
 class BadRequest(ValueError):
@@ -223,7 +229,14 @@ class HttpServer:
     (from another thread) stops it."""
 
     def __init__(
-        self, agent: Any, config: RuleConfig, host: str, port: int, info: dict[str, Any]
+        self,
+        agent: Any,
+        config: RuleConfig,
+        host: str,
+        port: int,
+        info: dict[str, Any],
+        idle_seconds: float = KEEP_ALIVE_SECONDS,
+        header_seconds: float = HEADER_SECONDS,
     ) -> None:
         try:
             import uvicorn
@@ -244,11 +257,13 @@ class HttpServer:
             log_level="warning",
             access_log=False,
             backlog=BACKLOG,
-            limit_concurrency=MAX_CONNECTIONS,
-            timeout_keep_alive=KEEP_ALIVE_SECONDS,
+            limit_concurrency=connection_cap(),
+            timeout_keep_alive=idle_seconds,
             lifespan="off",
             loop="asyncio",  # uvloop left 1-2% of answers waiting 2 s (BENCHMARKS.md)
-            http="httptools",  # the C parser: faster than h11 once TCP_NODELAY is on
+            # httptools, the C parser (faster than h11 once TCP_NODELAY is on), closing
+            # silent and slow connections
+            http=impatient_protocol(header_seconds),
         )
         self.server = uvicorn.Server(settings)
         self._stopped = threading.Event()
@@ -268,7 +283,54 @@ class HttpServer:
 
 
 def make_server(
-    agent: Any, config: RuleConfig, host: str, port: int, info: dict[str, Any]
+    agent: Any, config: RuleConfig, host: str, port: int, info: dict[str, Any], **timeouts: float
 ) -> HttpServer:
-    """An HTTP server (not yet serving): ``POST /decide`` with a request body."""
-    return HttpServer(agent, config, host, port, info)
+    """An HTTP server (not yet serving): ``POST /decide`` with a request body
+    (``timeouts``: ``idle_seconds``, ``header_seconds``)."""
+    return HttpServer(agent, config, host, port, info, **timeouts)
+
+
+def connection_cap() -> int:
+    """Connections served at once: :data:`MAX_CONNECTIONS`, or fewer where the process may
+    open fewer files (a socket is a file: past the limit, no one new is served)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(16, min(MAX_CONNECTIONS, soft - FILES_KEPT))
+
+
+def impatient_protocol(header_seconds: float) -> type:
+    """uvicorn's httptools protocol, closing connections that starve the server: one that
+    sends nothing is closed after the keep-alive timeout (uvicorn starts that timer only
+    after a first response), one whose request headers take more than ``header_seconds``
+    is closed then."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class ImpatientProtocol(HttpToolsProtocol):
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self.timeout_keep_alive_task = self.loop.call_later(
+                self.timeout_keep_alive, self.timeout_keep_alive_handler
+            )
+            self._header_deadline: Any = None
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._header_deadline = self.loop.call_later(header_seconds, self._too_slow)
+
+        def on_headers_complete(self) -> None:
+            if self._header_deadline is not None:
+                self._header_deadline.cancel()
+                self._header_deadline = None
+            super().on_headers_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._header_deadline is not None:
+                self._header_deadline.cancel()
+            super().connection_lost(exc)
+
+        def _too_slow(self) -> None:
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    return ImpatientProtocol

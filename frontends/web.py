@@ -9,8 +9,11 @@ turns a replay file into the frames the page shows trick by trick.
 
 The table answers only its own page: a request whose ``Host`` is not the loopback address
 it serves on (a DNS-rebinding page) and a POST whose ``Origin`` is another site's are
-refused (403) before anything is read. A body that is not JSON — invalid UTF-8, nesting
-too deep, a number too long — is answered 400 with what was wrong; nothing else changes.
+refused (403) before anything is read. A body over its limit is refused (413) from its
+``Content-Length`` or as soon as it passes the limit, never read whole; a body that is not
+JSON — invalid UTF-8, nesting too deep, a number too long — is answered 400 with what was
+wrong; nothing else changes. A replay is turned into frames in a worker thread, so the
+table keeps answering meanwhile.
 """
 
 from __future__ import annotations
@@ -26,7 +29,11 @@ from shengji_env.rules.cards import SUITS
 
 from .table import TableError, TableSession, cards_json, record_json, sorted_hand
 
-MAX_BODY = 4 * 1024 * 1024
+MAX_BODY = 64 * 1024
+"""The largest action request (a click is a few bytes)."""
+MAX_REPLAY_BODY = 1024 * 1024
+"""The largest replay the viewer turns into frames (a whole match is about 150 kB)."""
+MAX_REPLAY_HANDS = 64
 Handler = Callable[[Any], Awaitable[Any]]
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
@@ -34,6 +41,7 @@ LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 def make_app(session: TableSession) -> Any:
     """The Starlette application serving ``session``."""
     from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
     from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
     from starlette.routing import Route
 
@@ -50,8 +58,8 @@ def make_app(session: TableSession) -> Any:
             refused = foreign_request(request.headers)
             if refused:
                 return JSONResponse({"error": refused}, status_code=403)
-            body = await request.body()
-            if len(body) > MAX_BODY:
+            body = await read_body(request, MAX_BODY)
+            if body is None:
                 return JSONResponse({"error": "the request is too large"}, status_code=413)
             try:
                 data = json_body(body)
@@ -86,11 +94,12 @@ def make_app(session: TableSession) -> Any:
         refused = foreign_request(request.headers)
         if refused:
             return JSONResponse({"error": refused}, status_code=403)
-        body = await request.body()
-        if len(body) > MAX_BODY:
+        body = await read_body(request, MAX_REPLAY_BODY)
+        if body is None:
             return JSONResponse({"error": "the replay is too large"}, status_code=413)
         try:
-            return JSONResponse({"hands": replay_frames(body.decode("utf-8", "replace"))})
+            hands = await run_in_threadpool(replay_frames, body.decode("utf-8", "replace"))
+            return JSONResponse({"hands": hands})
         except ReplayError as error:
             return JSONResponse({"error": str(error)}, status_code=400)
 
@@ -127,6 +136,20 @@ def foreign_request(headers: Any, posting: bool = True) -> str:
         if origin_host != headers.get("host"):
             return f"the table answers its own page only, not {origin!r}"
     return ""
+
+
+async def read_body(request: Any, limit: int) -> bytes | None:
+    """The request's body, or ``None`` when it is larger than ``limit`` bytes: refused from
+    its ``Content-Length`` before a byte is read, or as soon as the stream passes it."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)
 
 
 def json_body(body: bytes) -> dict[str, Any]:
@@ -167,10 +190,18 @@ def seed_field(data: dict[str, Any]) -> int | None:
 
 def replay_frames(text: str) -> list[list[dict[str, Any]]]:
     """For each hand of a replay: a frame after the bury, each trick and the score (every
-    hand shown: a replay is for looking back)."""
+    hand shown: a replay is for looking back).
+
+    Raises:
+        ReplayError: the replay does not parse or re-simulate, or holds more than
+            :data:`MAX_REPLAY_HANDS` hands.
+    """
+    hands = parse_replay(text.splitlines())
+    if len(hands) > MAX_REPLAY_HANDS:
+        raise ReplayError(f"the viewer shows at most {MAX_REPLAY_HANDS} hands, got {len(hands)}")
     return [
         [frame(event, game) for event, game in replay_states(events) if event["event"] in FRAMED]
-        for events in parse_replay(text.splitlines())
+        for events in hands
     ]
 
 

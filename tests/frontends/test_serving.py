@@ -231,3 +231,38 @@ def test_the_depth_check_counts_brackets_outside_strings_only(value, ascii_only)
     from shengji_env.frontends.serving import _nesting_depth
 
     assert _nesting_depth(json.dumps(value, ensure_ascii=ascii_only)) == nesting(value)
+
+
+def test_silent_and_slow_connections_are_closed_while_others_are_served():
+    http = make_server(
+        load_agent("heuristic"), RuleConfig(), "127.0.0.1", 0, {"agent": "h"},
+        idle_seconds=1.0, header_seconds=1.0,
+    )  # fmt: skip
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = http.port
+        silent = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(40)]
+        slow = socket.create_connection(("127.0.0.1", port), timeout=10)
+        slow.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+        status, _ = raw_http(port, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert status == 200  # served while the others wait
+        for connection in [*silent, slow]:
+            assert connection.recv(1024) == b""  # closed by the server (within 10 s)
+            connection.close()
+        status, _ = raw_http(port, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert status == 200
+    finally:
+        http.shutdown()
+        http.close()
+
+
+def test_the_connection_cap_stays_below_the_file_limit(monkeypatch):
+    import resource
+
+    from shengji_env.frontends import serving
+
+    monkeypatch.setattr(resource, "getrlimit", lambda _: (1024, 4096))
+    assert serving.connection_cap() == 1024 - serving.FILES_KEPT
+    monkeypatch.setattr(resource, "getrlimit", lambda _: (1 << 20, 1 << 20))
+    assert serving.connection_cap() == serving.MAX_CONNECTIONS

@@ -76,7 +76,7 @@ def post(url: str, body: bytes, headers: dict[str, str] | None = None) -> tuple[
         ("/api/new", b'{"seed": -1}', "field 'seed'"),
         ("/api/next", b"", "hand is not over"),
         ("/api/select", b'{"card": \xff}', "not UTF-8"),
-        ("/api/select", b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        ("/api/select", b"[" * 30_000 + b"]" * 30_000, "nested too deeply"),
         ("/api/select", b'{"card": 1' + b"0" * 5_000 + b"}", "not JSON"),
         ("/api/new", b'{"seed": NaN}', "field 'seed'"),
     ],
@@ -119,3 +119,42 @@ def test_the_own_origin_and_the_loopback_names_are_accepted():
     assert foreign_request({"host": "127.0.0.1:8780"}) == ""  # no Origin: not a browser page
     assert "not ''" in foreign_request({})
     assert foreign_request({"host": "evil.example:8780"}, posting=False)
+
+
+def raw_post(url: str, path: str, head: bytes) -> tuple[int, float]:
+    """Send a POST's head only (its body never comes); the status and how long it took."""
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    address = urlsplit(url)
+    started = time.monotonic()
+    with socket.create_connection((address.hostname, address.port), timeout=20) as connection:
+        host = f"{address.hostname}:{address.port}".encode()
+        connection.sendall(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: " + host + b"\r\n")
+        connection.sendall(head + b"\r\n")
+        status = int(connection.recv(1024).split(b" ")[1])
+    return status, time.monotonic() - started
+
+
+@pytest.mark.parametrize("path", ["/api/select", "/api/replay/frames"])
+def test_a_body_announced_too_large_is_refused_before_it_is_read(server, path):
+    status, seconds = raw_post(server[0], path, b"Content-Length: 400000000\r\n")
+    assert status == 413 and seconds < 10  # answered at once: the body was never awaited
+
+
+def test_a_body_too_large_without_a_length_is_cut_off(server):
+    status, answer = post(server[0] + "/api/select", b" " * (64 * 1024 + 1))
+    assert status == 413 and "too large" in answer["error"]
+
+
+def test_the_viewer_shows_a_bounded_number_of_hands(server):
+    from shengji_env.frontends.web import MAX_REPLAY_HANDS, replay_frames
+
+    url, session = server
+    status, answer = post(url + "/api/new", b'{"seed": 3}')
+    play_hand(session)
+    one_hand = "\n".join(json.dumps(event) for event in session.hands[0]) + "\n"
+    assert len(replay_frames(one_hand)) == 1
+    status, answer = post(url + "/api/replay/frames", (one_hand * (MAX_REPLAY_HANDS + 1)).encode())
+    assert status == 400 and f"at most {MAX_REPLAY_HANDS} hands" in answer["error"]
