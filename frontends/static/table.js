@@ -27,6 +27,12 @@ function seatName(seat) {
   return seat === state.seat ? "you" : `seat ${seat} (${state.seats[seat]})`;
 }
 
+// A seat's name inside HTML: a bot's name is text, never markup.
+const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+function seatHtml(seat) {
+  return seatName(seat).replace(/[&<>"']/g, (ch) => ESCAPES[ch]);
+}
+
 function draw() {
   const s = state;
   const trump = s.trump === null ? "not set" : s.trump === "none" ? "no trump" : s.trump;
@@ -41,19 +47,19 @@ function draw() {
     el.textContent = seatName(abs) + (s.dealer === abs ? " — dealer" : "");
   }
   const trick = s.trick.plays.map((p) =>
-    `<div class="${where(p.seat)}" data-testid="play-${where(p.seat)}"><div class="label">${seatName(p.seat)}</div>` +
+    `<div class="${where(p.seat)}" data-testid="play-${where(p.seat)}"><div class="label">${seatHtml(p.seat)}</div>` +
     `${cardsHtml(p.cards)}</div>`).join("");
   $("trick").innerHTML = trick || `<div class="south label">trick ${s.tricks_played + 1}</div>`;
   $("bids").innerHTML = s.bids.length ? "Declarations: " + s.bids.map((b) =>
-    `${seatName(b.seat)} <span class="small">${cardsHtml(b.cards)}</span>`).join(" · ") : "No declaration yet.";
+    `${seatHtml(b.seat)} <span class="small">${cardsHtml(b.cards)}</span>`).join(" · ") : "No declaration yet.";
   $("kitty").innerHTML = s.kitty.length ? `Your kitty: <span class="small">${cardsHtml(s.kitty)}</span>` : "";
   $("revealed").innerHTML = s.revealed.map((cards, seat) => cards.length ?
-    `${seatName(seat)} showed (failed throw): <span class="small">${cardsHtml(cards)}</span>` : "").join(" ");
+    `${seatHtml(seat)} showed (failed throw): <span class="small">${cardsHtml(cards)}</span>` : "").join(" ");
   const last = s.last_trick;
   $("last-trick").hidden = !(showLast && last);
   if (last) {
-    $("last-trick").innerHTML = `Last trick, won by ${seatName(last.winner)} (+${last.points}): ` +
-      last.plays.map((p) => `${seatName(p.seat)} <span class="small">${cardsHtml(p.cards)}</span>`).join(" ") +
+    $("last-trick").innerHTML = `Last trick, won by ${seatHtml(last.winner)} (+${last.points}): ` +
+      last.plays.map((p) => `${seatHtml(p.seat)} <span class="small">${cardsHtml(p.cards)}</span>`).join(" ") +
       (last.attempt ? ` — throw tried: <span class="small">${cardsHtml(last.attempt)}</span>` : "");
   }
   const picked = {};
@@ -82,8 +88,8 @@ function draw() {
       `kitty ${r.kitty_points} ×${r.kitty_multiplier}, penalties ${r.penalty_points}); ` +
       `${r.winner} +${r.levels_gained}; ${seatName(r.next_dealer)} deals next.`;
     $("next").textContent = r.match_winner !== null ? "Close" : "Next hand";
-    $("score-last").innerHTML = last ? `Last trick, won by ${seatName(last.winner)} (+${last.points}): ` +
-      last.plays.map((p) => `${seatName(p.seat)} ${cardsHtml(p.cards)}`).join(" ") : "";
+    $("score-last").innerHTML = last ? `Last trick, won by ${seatHtml(last.winner)} (+${last.points}): ` +
+      last.plays.map((p) => `${seatHtml(p.seat)} ${cardsHtml(p.cards)}`).join(" ") : "";
   }
 }
 

@@ -158,3 +158,29 @@ def test_a_broken_replay_is_refused_with_the_field(page):
         "() => document.querySelector('#message').textContent.includes('replay')"
     )
     assert "field" in page.inner_text("#message")
+
+
+def test_a_bot_name_is_shown_as_text_never_as_markup(page, server):
+    _, session = server
+    names = list(session.names)
+    bot = next(seat for seat in range(4) if seat != session.seat)
+    session.names[bot] = '<img src=x id="injected">'
+    try:
+        page.evaluate("refresh()")
+        page.wait_for_function("() => state.seats.some((name) => name.includes('<img'))")
+        # the bot in the current trick, in the last trick and in the declarations
+        page.evaluate(
+            f"""() => {{
+                const play = {{seat: {bot}, cards: []}};
+                state.trick.plays = [play];
+                state.bids = [{{seat: {bot}, cards: []}}];
+                state.last_trick = {{winner: {bot}, points: 0, plays: [play]}};
+                showLast = true;
+                draw();
+            }}"""
+        )
+        assert page.locator("#injected").count() == 0
+        assert "<img src=x" in page.locator("#trick").inner_text()
+    finally:
+        session.names[:] = names
+        page.evaluate("() => { showLast = false; refresh(); }")
