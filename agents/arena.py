@@ -20,7 +20,6 @@ Results stream to a JSON-lines file as deals finish, so an interrupted run keeps
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import itertools
 import json
 import math
@@ -35,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from shengji_env.env import raw_env
+from shengji_env.files import exclusive
 from shengji_env.replay import HandRecorder, write_replay
 from shengji_env.rules import Game
 
@@ -397,17 +397,8 @@ def locked(path: Path | None) -> Iterator[None]:
     if path is None:
         yield
         return
-    lock = path.with_name(path.name + ".lock")
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with lock.open("w") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise ValueError(f"another arena run is writing {path}") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    with exclusive(path.with_name(path.name + ".lock"), f"another arena run is writing {path}"):
+        yield
 
 
 def _start_records(path: Path, resume: bool, header: dict[str, Any]) -> list[DealRecord]:

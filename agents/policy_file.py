@@ -10,12 +10,12 @@ a ``NAME.sha256`` file holding the SHA-256 of their bytes (the shipped ones have
 from __future__ import annotations
 
 import hashlib
-import os
-import time
 from pathlib import Path
 from typing import Any
 
 import torch
+
+from shengji_env.files import unique_temporary
 
 CHECKPOINT_VERSION = 2
 DIGESTLESS_VERSION = 1  # read only with a NAME.sha256 beside the file
@@ -44,13 +44,6 @@ def _feed(digest: Any, value: Any) -> None:
             _feed(digest, item)
     else:
         digest.update(f"S{type(value).__name__}:{value!r}".encode())
-
-
-def unique_temporary(path: Path) -> Path:
-    """A hidden name beside ``path`` that no other writer uses (process and moment in it):
-    two writers of one file never share a temporary file, and no pattern for ``path``'s
-    siblings (``part-*.npz``) takes it for one."""
-    return path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
 
 
 def save_checkpoint(path: Path, payload: dict[str, Any]) -> None:

@@ -13,8 +13,8 @@ from typing import Any, Self
 
 import numpy as np
 
-from shengji_env.agents.policy_file import unique_temporary
 from shengji_env.encoding import OBS_SIZE, RECORD_SIZE, complete_records
+from shengji_env.files import unique_temporary
 
 Arrays = dict[str, np.ndarray]
 PartMaker = Callable[[int], Arrays]  # part number -> its arrays (picklable for workers)

@@ -11,10 +11,9 @@ run exactly where the checkpoint left it.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from shengji_env.agents.arena import Player, run_arena
 from shengji_env.agents.network import PolicyNet, make_network
 from shengji_env.agents.policy_file import load_checkpoint, save_checkpoint, save_policy
 from shengji_env.agents.ppo_agent import PPOAgent
+from shengji_env.files import exclusive
 
 from . import dagger
 from .bc import behaviour_clone
@@ -37,23 +37,13 @@ from .config import TrainConfig, config_from_dict, flat_settings
 from .rollout import make_workers
 
 
-@contextlib.contextmanager
-def run_lock(folder: Path) -> Iterator[None]:
+def run_lock(folder: Path) -> contextlib.AbstractContextManager[None]:
     """Hold ``folder``'s lock (``folder/.lock``) while a trainer writes in it.
 
     Raises:
         ValueError: another trainer holds it.
     """
-    folder.mkdir(parents=True, exist_ok=True)
-    with (folder / ".lock").open("a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise ValueError(f"another trainer is writing in {folder}") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    return exclusive(folder / ".lock", f"another trainer is writing in {folder}")
 
 
 def run_name(config: TrainConfig) -> str:

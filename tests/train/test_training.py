@@ -297,7 +297,7 @@ def test_a_run_folder_belongs_to_one_run(tmp_path):
 
 
 def test_temporary_files_are_hidden_and_never_shared(tmp_path):
-    from shengji_env.agents.policy_file import unique_temporary
+    from shengji_env.files import unique_temporary
 
     names = {unique_temporary(tmp_path / "part-00001.npz").name for _ in range(100)}
     assert len(names) == 100 and all(name.startswith(".part-00001.npz.") for name in names)
