@@ -63,7 +63,10 @@ ORDINAL = (
 )
 WORK_PERIOD = re.compile(
     rf"\b{ORDINAL}(?:(?:,|\s+to|\s+and)\s+{ORDINAL})*[\s#-]+sessions?\b"
-    r"|\bsessions?\s+\d+|\bsession-\d+",
+    r"|\bsessions?\s+\d+|\bsession-\d+"
+    r"|\b(?:this|that|each|per|previous|same|earlier|last)\s+(?:working\s+)?sessions?\b"
+    r"|\bthe\s+session(?:'s)?\s+(?:start|end)|\b(?:start|end)\s+of\s+the\s+session\b"
+    r"|\bonce\s+(?:a|per)\s+session\b|\bthis\s+session\b",
     flags=re.IGNORECASE,
 )
 
@@ -86,6 +89,9 @@ def tracked_text_files() -> list[Path]:
         "sessions 25–39",
         "the 13th session",
         "the session-1 run",
+        "PPO ran there, and this\nsession to update 144",
+        "at the start of the\n  session, cores idle",
+        "replaced once per session at most",
     ],
 )
 def test_the_work_period_pattern_finds_the_phrases_the_record_used(text):
