@@ -19,7 +19,7 @@ from .greedy import GreedyAgent
 from .heuristic import HeuristicAgent
 from .random_agent import RandomAgent
 from .search import SearchAgent
-from .shipped import DEFAULT_MODEL, shipped_model_path, shipped_models
+from .shipped import DEFAULT_MODEL, shipped_model_path
 
 
 def policy_location(path: str) -> str:
@@ -30,12 +30,10 @@ def policy_location(path: str) -> str:
     """
     if Path(path).exists():
         return path
-    if path in shipped_models():
+    try:
         return str(shipped_model_path(path))
-    raise ValueError(
-        f"no policy at {path!r}, and no shipped model of that name "
-        f"(installed: {', '.join(shipped_models()) or 'none'})"
-    )
+    except ValueError as error:
+        raise ValueError(f"no policy at {path!r}, and {error}") from None
 
 
 def _ppo_agent(path: str, sample: int = 0, seed: int | None = None, threads: int = 1) -> Agent:

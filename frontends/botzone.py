@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from shengji_env.frontends.protocol import choose_cards
-from shengji_env.frontends.serving import MAX_REQUEST_BYTES, is_utf8
+from shengji_env.frontends.serving import BadRequest, is_utf8, parse_request
 from shengji_env.rules import (
     Bid,
     Game,
@@ -399,23 +399,16 @@ def serve_botzone(agent: Any, stdin: IO[str], stdout: IO[str], keep_running: boo
 
 
 def _line_json(line: str) -> Any:
-    """One input line as JSON, within the HTTP server's bounds.
+    """One input line as JSON, within the HTTP server's bounds (:func:`.parse_request`).
 
     Raises:
-        ValueError: the line is not UTF-8 text, too long, not JSON, nested too deeply or
-            holds a number too long — saying which.
+        ValueError: the line is not UTF-8 text, or not JSON within the bounds.
     """
     if not is_utf8(line):
-        raise ValueError("the input line is not UTF-8 text")
-    if len(line) > MAX_REQUEST_BYTES:
-        raise ValueError(f"an input line has at most {MAX_REQUEST_BYTES} bytes")
+        raise ValueError("not JSON (the input line is not UTF-8 text)")
     try:
-        return json.loads(line)
-    except RecursionError:
-        raise ValueError("the input is nested too deeply") from None
-    except json.JSONDecodeError as error:
-        raise ValueError(f"not JSON ({error.msg})") from None
-    except ValueError as error:  # an integer past Python's digit limit
+        return parse_request(line)
+    except BadRequest as error:
         raise ValueError(f"not JSON ({error})") from None
 
 

@@ -54,7 +54,7 @@ from shengji_env.rules import (
     trick_points,
     trick_winner,
 )
-from shengji_env.rules.cards import SUITS, rank_index
+from shengji_env.rules.cards import NUM_CARD_TYPES, SUITS, rank_index
 from shengji_env.rules.trump import trump_context
 from shengji_env.view import seat_view
 
@@ -244,9 +244,10 @@ def _check_card_total(items: list[Any], config: RuleConfig) -> None:
         plays = item.get("plays") if isinstance(item, dict) else None
         if isinstance(plays, list):
             total += sum(len(play) for play in plays[:4] if isinstance(play, list))
-    if total > 54 * config.decks:
+    if total > NUM_CARD_TYPES * config.decks:
         raise RequestError(
-            f"the tricks hold {total} cards; {config.decks} deck(s) hold {54 * config.decks}"
+            f"the tricks hold {total} cards; {config.decks} deck(s) hold "
+            f"{NUM_CARD_TYPES * config.decks}"
         )
 
 

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from shengji_env.replay import ReplayError, parse_replay, replay_states
 from shengji_env.rules.cards import SUITS
 
+from .serving import BadRequest, parse_request
 from .table import TableError, TableSession, cards_json, record_json, sorted_hand
 
 MAX_BODY = 64 * 1024
@@ -35,7 +36,7 @@ MAX_REPLAY_BODY = 1024 * 1024
 """The largest replay the viewer turns into frames (a whole match is about 150 kB)."""
 MAX_REPLAY_HANDS = 64
 Handler = Callable[[Any], Awaitable[Any]]
-LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
 
 def make_app(session: TableSession) -> Any:
@@ -128,7 +129,7 @@ def foreign_request(headers: Any, posting: bool = True) -> str:
     """Why a request does not come from the table's own page ("" when it does): its
     ``Host`` names no loopback address, or (``posting``) its ``Origin`` is another site's."""
     host = urlsplit(f"//{headers.get('host', '')}").hostname or ""
-    if f"[{host}]" not in LOOPBACK_NAMES and host not in LOOPBACK_NAMES:
+    if host not in LOOPBACK_NAMES:
         return f"the table answers requests to 127.0.0.1 or localhost only, not {host!r}"
     origin = headers.get("origin")
     if posting and origin is not None:
@@ -153,21 +154,20 @@ async def read_body(request: Any, limit: int) -> bytes | None:
 
 
 def json_body(body: bytes) -> dict[str, Any]:
-    """A request body as a JSON object (empty: ``{}``).
+    """A request body as a JSON object (empty: ``{}``), read within the HTTP server's
+    bounds (:func:`.parse_request`).
 
     Raises:
-        TableError: what is wrong with it: not UTF-8, not JSON, nested too deep, a number
-            too long, or not an object.
+        TableError: what is wrong with it: not UTF-8, not JSON within the bounds, or not
+            an object.
     """
     if not body.strip():
         return {}
     try:
-        data = json.loads(body.decode("utf-8"))
+        data = parse_request(body.decode("utf-8"))
     except UnicodeDecodeError as error:
         raise TableError(f"the request body is not UTF-8 text ({error.reason})") from None
-    except RecursionError:
-        raise TableError("the request body is nested too deeply") from None
-    except ValueError as error:  # malformed JSON, or an integer past Python's digit limit
+    except BadRequest as error:
         raise TableError(f"the request body is not JSON: {error}") from None
     if not isinstance(data, dict):
         raise TableError("the request body must be a JSON object")

@@ -168,30 +168,6 @@ def announce(on_phase: Callable[[str], None] | None, text: str) -> None:
         on_phase(text)
 
 
-def _state(
-    net: torch.nn.Module,
-    optimizer: torch.optim.Optimizer,
-    config: TrainConfig,
-    update: int,
-    global_step: int,
-    snapshots: list[dict[str, torch.Tensor]],
-    rng: np.random.Generator,
-    dagger_round: int = 0,
-) -> dict[str, Any]:
-    """Everything a checkpoint holds to resume exactly (``dagger_round``: the distillation
-    rounds done)."""
-    return {
-        "dagger_round": dagger_round,
-        "model": net.state_dict(),
-        "optimizer": optimizer.state_dict(),
-        "config": config.to_dict(),
-        "update": update,
-        "global_step": global_step,
-        "league": snapshots,
-        "rng": rng_state(rng),
-    }
-
-
 def _fit_progress(state: dict[str, Any] | None) -> dagger.FitProgress | None:
     """The distillation fit a checkpoint stopped inside, if any."""
     saved = None if state is None else state.get("dagger_fit")
@@ -234,14 +210,19 @@ class _Run:
         return self.folder / "checkpoint.pt"
 
     def state(self, update: int, global_step: int, **extra: Any) -> dict[str, Any]:
-        """The checkpoint of this moment (``update`` and ``global_step`` as given: 0 before
-        PPO), with ``extra`` entries."""
-        config, snapshots, rng = self.config, self.snapshots, self.rng
+        """Everything a checkpoint holds to resume exactly from this moment (``update`` and
+        ``global_step`` as given: 0 before PPO), with ``extra`` entries."""
         return {
-            **_state(self.net, self.optimizer, config, update, global_step, snapshots, rng,
-                     self.dagger_round),
+            "dagger_round": self.dagger_round,
+            "model": self.net.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "config": self.config.to_dict(),
+            "update": update,
+            "global_step": global_step,
+            "league": self.snapshots,
+            "rng": rng_state(self.rng),
             **extra,
-        }  # fmt: skip
+        }
 
 
 @dataclass(frozen=True)

@@ -76,9 +76,9 @@ def post(url: str, body: bytes, headers: dict[str, str] | None = None) -> tuple[
         ("/api/new", b'{"seed": -1}', "field 'seed'"),
         ("/api/next", b"", "hand is not over"),
         ("/api/select", b'{"card": \xff}', "not UTF-8"),
-        ("/api/select", b"[" * 30_000 + b"]" * 30_000, "nested too deeply"),
+        ("/api/select", b"[" * 30_000 + b"]" * 30_000, "nested at most 32 levels"),
         ("/api/select", b'{"card": 1' + b"0" * 5_000 + b"}", "not JSON"),
-        ("/api/new", b'{"seed": NaN}', "field 'seed'"),
+        ("/api/new", b'{"seed": NaN}', "NaN is not a JSON number"),
     ],
 )
 def test_bad_requests_get_an_error_that_says_what_was_wrong(server, path, body, message):
