@@ -7,6 +7,13 @@ person's clicks: ``/api/select`` and ``/api/unselect`` ``{"card": id}``, ``/api/
 ``GET /api/replay`` gives the match so far as replay JSON lines; ``POST /api/replay/frames``
 turns a replay file into the frames the page shows trick by trick.
 
+A match belongs to one tab. ``POST /api/join`` gives the first tab to ask a token (the page
+keeps it in ``sessionStorage`` and sends it as ``X-Table-Token``); every other tab watches
+the match read-only: its clicks are refused (403) and change nothing. ``/api/new`` over an
+unfinished match is refused (409) unless the request says ``{"confirm": true}`` (the page
+asks the person first); a watching tab that starts a new match takes the table over with a
+fresh token, and the tab that played before becomes a watcher.
+
 The table answers only its own page: a request whose ``Host`` is not the loopback address
 it serves on (a DNS-rebinding page) and a POST whose ``Origin`` is another site's are
 refused (403) before anything is read. A body over its limit is refused (413) from its
@@ -19,6 +26,7 @@ table keeps answering meanwhile.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
@@ -37,6 +45,27 @@ MAX_REPLAY_BODY = 1024 * 1024
 MAX_REPLAY_HANDS = 64
 Handler = Callable[[Any], Awaitable[Any]]
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+TOKEN_HEADER = "x-table-token"
+WATCHING = (
+    "this match is played in another tab; this tab watches it (New match starts one here)"
+)
+UNDER_WAY = "a match is under way: confirm to end it and start a new one"
+
+
+class Owner:
+    """Which tab plays the match: the holder of the token given to the first tab that
+    joined, or to the tab that started the match. Every other tab watches."""
+
+    def __init__(self) -> None:
+        self.token = ""
+
+    def claim(self) -> str:
+        self.token = secrets.token_urlsafe(16)
+        return self.token
+
+    def holds(self, headers: Any) -> bool:
+        given = headers.get(TOKEN_HEADER, "")
+        return bool(self.token) and secrets.compare_digest(given.encode(), self.token.encode())
 
 
 def make_app(session: TableSession) -> Any:
@@ -47,6 +76,13 @@ def make_app(session: TableSession) -> Any:
     from starlette.routing import Route
 
     static = resources.files("shengji_env.frontends").joinpath("static")
+    owner = Owner()
+
+    def answer(request: Any, status: int = 200, **extra: Any) -> Response:
+        """The table as the requesting tab sees it, with ``extra`` fields."""
+        with session.lock:
+            state = session.state()
+        return JSONResponse({**state, "owner": owner.holds(request.headers), **extra}, status)
 
     def page(name: str, media: str) -> Handler:
         async def serve(request: Any) -> Response:
@@ -62,26 +98,59 @@ def make_app(session: TableSession) -> Any:
             body = await read_body(request, MAX_BODY)
             if body is None:
                 return JSONResponse({"error": "the request is too large"}, status_code=413)
+            if not owner.holds(request.headers):
+                return answer(request, 403, error=WATCHING)
             try:
                 data = json_body(body)
                 with session.lock:
                     apply(session, data)
                     session.message = ""
-                    return JSONResponse(session.state())
             except TableError as error:
                 with session.lock:
                     session.message = str(error)
-                    state = session.state()
-                return JSONResponse({**state, "error": str(error)}, status_code=400)
+                return answer(request, 400, error=str(error))
+            return answer(request)
 
         return handle
+
+    async def join(request: Any) -> Response:
+        refused = foreign_request(request.headers)
+        if refused:
+            return JSONResponse({"error": refused}, status_code=403)
+        with session.lock:
+            token = owner.claim() if not owner.token else ""
+        if token:
+            return answer(request, token=token, owner=True)
+        return answer(request)
+
+    async def new(request: Any) -> Response:
+        refused = foreign_request(request.headers)
+        if refused:
+            return JSONResponse({"error": refused}, status_code=403)
+        body = await read_body(request, MAX_BODY)
+        if body is None:
+            return JSONResponse({"error": "the request is too large"}, status_code=413)
+        try:
+            data = json_body(body)
+            seed = seed_field(data)
+        except TableError as error:
+            return answer(request, 400, error=str(error))
+        with session.lock:
+            if not session.match_over and data.get("confirm") is not True:
+                under_way = True
+            else:
+                under_way = False
+                session.new_match(seed)
+                token = owner.claim()
+        if under_way:
+            return answer(request, 409, error=UNDER_WAY, confirm=True)
+        return answer(request, token=token, owner=True)
 
     async def state(request: Any) -> Response:
         refused = foreign_request(request.headers, posting=False)
         if refused:
             return JSONResponse({"error": refused}, status_code=403)
-        with session.lock:
-            return JSONResponse(session.state())
+        return answer(request)
 
     async def replay(request: Any) -> Response:
         refused = foreign_request(request.headers, posting=False)
@@ -118,7 +187,8 @@ def make_app(session: TableSession) -> Any:
         Route("/api/clear", action(lambda s, d: s.clear()), methods=["POST"]),
         Route("/api/play", action(lambda s, d: s.play()), methods=["POST"]),
         Route("/api/next", action(lambda s, d: s.next_hand()), methods=["POST"]),
-        Route("/api/new", action(lambda s, d: s.new_match(seed_field(d))), methods=["POST"]),
+        Route("/api/join", join, methods=["POST"]),
+        Route("/api/new", new, methods=["POST"]),
         Route("/api/replay", replay),
         Route("/api/replay/frames", frames, methods=["POST"]),
     ]

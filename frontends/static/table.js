@@ -3,6 +3,9 @@
 let state = null;
 let showLast = false;
 let replay = null; // {hands: [[frame, ...]], hand: 0, frame: 0}
+// The match belongs to the tab holding the server's token (kept per tab); other tabs watch.
+let token = sessionStorage.getItem("table-token") || "";
+let watcher = null; // a timer that redraws a watching tab
 const PROMPTS = {
   bid: "Declare: pick level cards or jokers and press Play, or press Play with nothing picked to pass.",
   bury: "Bury: pick the cards to put back as the kitty, then press Play.",
@@ -71,12 +74,15 @@ function draw() {
     const chosen = seen[c.id] <= (picked[c.id] || 0);
     return chosen ? "selected" : legal.has(c.id) ? "legal" : "dim";
   });
-  $("prompt").textContent = s.match_over ? "The match is over." : PROMPTS[s.phase] || "";
+  $("prompt").textContent = !s.owner ? "Another tab plays this match; this tab watches it. " +
+    "New match starts one here." : s.match_over ? "The match is over." : PROMPTS[s.phase] || "";
   $("message").textContent = s.error || s.message || "";
-  $("play").disabled = !s.can_play;
+  document.body.classList.toggle("watching", !s.owner);
+  $("play").disabled = !s.can_play || !s.owner;
   $("play").textContent = s.phase === "bid" && s.selected.length === 0 ? "Pass" :
     s.phase === "bury" ? "Bury" : s.phase === "bid" ? "Declare" : "Play";
-  $("clear").disabled = s.selected.length === 0;
+  $("clear").disabled = s.selected.length === 0 || !s.owner;
+  $("next").disabled = !s.owner;
   const over = s.result !== null;
   $("score").hidden = !over;
   if (over) {
@@ -93,29 +99,45 @@ function draw() {
   }
 }
 
-async function post(path, body) {
-  const response = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
-    body: JSON.stringify(body || {})});
-  state = await response.json();
+function keep(answer) {
+  if (answer.token) {
+    token = answer.token;
+    sessionStorage.setItem("table-token", token);
+  }
+  state = answer;
+  clearInterval(watcher);
+  watcher = state.owner ? null : setInterval(refresh, 2000);
   draw();
+}
+
+async function post(path, body) {
+  const response = await fetch(path, {method: "POST", body: JSON.stringify(body || {}),
+    headers: {"Content-Type": "application/json", "X-Table-Token": token}});
+  keep(await response.json());
   document.body.dataset.answered = String(Number(document.body.dataset.answered || 0) + 1);
 }
 
 async function refresh() {
-  state = await (await fetch("/api/state")).json();
-  draw();
+  keep(await (await fetch("/api/state", {headers: {"X-Table-Token": token}})).json());
+}
+
+// A new match over an unfinished one (this tab's or another's) only once the person agrees.
+function newMatch() {
+  const question = !state.owner ? "Another tab is playing this match. End it and start a new match here?" :
+    "End this match and start a new one?";
+  if (state.match_over || confirm(question)) post("/api/new", {confirm: true});
 }
 
 $("hand").addEventListener("click", (event) => {
   const el = event.target.closest(".card");
-  if (!el) return;
+  if (!el || !state.owner) return;
   const card = Number(el.dataset.card);
   post(el.classList.contains("selected") ? "/api/unselect" : "/api/select", {card});
 });
 $("play").addEventListener("click", () => post("/api/play"));
 $("clear").addEventListener("click", () => post("/api/clear"));
 $("next").addEventListener("click", () => post("/api/next"));
-$("new").addEventListener("click", () => post("/api/new"));
+$("new").addEventListener("click", newMatch);
 $("show-last").addEventListener("click", () => { showLast = !showLast; draw(); });
 
 function drawReplay() {
@@ -157,4 +179,4 @@ $("replay-next").addEventListener("click", () => stepReplay(1));
 $("replay-prev").addEventListener("click", () => stepReplay(-1));
 $("replay-close").addEventListener("click", () => { $("replay").hidden = true; });
 
-refresh();
+post("/api/join");

@@ -57,8 +57,24 @@ def test_the_persons_mistakes_are_explained_and_change_nothing():
     assert session.state() == state
 
 
+TOKENS: dict[str, str] = {}  # the owning tab's token, by server
+
+
+def owner_headers(url: str) -> dict[str, str]:
+    """The headers of the tab that plays the match on ``url``'s server (it joins first)."""
+    base = url.split("/api/")[0]
+    if base not in TOKENS:
+        status, answer = post(base + "/api/join", b"", {})
+        assert status == 200 and answer["owner"], answer
+        TOKENS[base] = answer["token"]
+    return {"X-Table-Token": TOKENS[base]}
+
+
 def post(url: str, body: bytes, headers: dict[str, str] | None = None) -> tuple[int, dict]:
-    request = urllib.request.Request(url, data=body, method="POST", headers=headers or {})
+    """POST as the owning tab unless ``headers`` are given."""
+    if headers is None:
+        headers = owner_headers(url)
+    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, json.loads(answer.read())
@@ -99,13 +115,13 @@ def test_a_bad_replay_upload_names_the_line_and_field(server):
         ({"Origin": "http://127.0.0.1:1"}, 403),  # another port is another site
         ({"Host": "evil.example"}, 403),
         ({"Host": "evil.example", "Origin": "http://evil.example"}, 403),
-        ({}, 200),
+        (None, 200),
     ],
 )
 def test_only_the_tables_own_page_may_post(server, headers, status):
     url, session = server
     before = session.state()
-    code, answer = post(url + "/api/clear", b"", headers)
+    code, answer = post(url + "/api/clear", b"", headers)  # None: the owning tab
     assert code == status
     if status == 403:
         assert "answers" in answer["error"] and session.state() == before
@@ -152,9 +168,47 @@ def test_the_viewer_shows_a_bounded_number_of_hands(server):
     from shengji_env.frontends.web import MAX_REPLAY_HANDS, replay_frames
 
     url, session = server
-    status, answer = post(url + "/api/new", b'{"seed": 3}')
+    status, answer = post(url + "/api/new", b'{"seed": 3, "confirm": true}')
+    TOKENS[url] = answer["token"]
     play_hand(session)
     one_hand = "\n".join(json.dumps(event) for event in session.hands[0]) + "\n"
     assert len(replay_frames(one_hand)) == 1
     status, answer = post(url + "/api/replay/frames", (one_hand * (MAX_REPLAY_HANDS + 1)).encode())
     assert status == 400 and f"at most {MAX_REPLAY_HANDS} hands" in answer["error"]
+
+
+def get_state(url: str, headers: dict[str, str]) -> dict:
+    request = urllib.request.Request(url + "/api/state", headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def test_a_second_tab_watches_and_its_clicks_change_nothing(server):
+    url, session = server
+    owner = owner_headers(url)
+    status, second = post(url + "/api/join", b"", {})
+    assert status == 200 and second["owner"] is False and "token" not in second
+    before = session.state()
+    for path, body in [("/api/select", b'{"card": 0}'), ("/api/clear", b""), ("/api/play", b"")]:
+        for headers in ({}, {"X-Table-Token": "guessed"}, {"X-Table-Token": ""}):
+            status, answer = post(url + path, body, headers)
+            assert status == 403 and "another tab" in answer["error"] and not answer["owner"]
+    assert session.state() == before
+    assert get_state(url, owner)["owner"] and not get_state(url, {})["owner"]
+
+
+def test_new_match_over_an_unfinished_one_needs_a_confirmation(server):
+    url, session = server
+    old = owner_headers(url)
+    seed = session.seed
+    for headers in (old, {}):  # the playing tab, then a watching one
+        status, answer = post(url + "/api/new", b'{"seed": 5}', headers)
+        assert status == 409 and answer["confirm"] and "under way" in answer["error"]
+        assert session.seed == seed
+    status, answer = post(url + "/api/new", b'{"seed": 5, "confirm": true}', {})
+    assert status == 200 and answer["owner"] and session.seed == 5
+    new = {"X-Table-Token": answer["token"]}
+    TOKENS[url] = answer["token"]
+    status, answer = post(url + "/api/clear", b"", old)
+    assert status == 403 and "another tab" in answer["error"]
+    assert post(url + "/api/clear", b"", new)[0] == 200

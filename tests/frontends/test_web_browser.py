@@ -184,3 +184,25 @@ def test_a_bot_name_is_shown_as_text_never_as_markup(page, server):
     finally:
         session.names[:] = names
         page.evaluate("() => { showLast = false; refresh(); }")
+
+
+def test_a_second_tab_watches_until_it_starts_its_own_match(page, server):
+    _, session = server
+    second = page.context.browser.new_page()  # a tab of its own, its own sessionStorage
+    second.goto(page.url)
+    second.wait_for_function("() => state && document.body.classList.contains('watching')")
+    assert "Another tab plays this match" in second.inner_text("#prompt")
+    assert second.locator("#play").is_disabled()
+    seed = session.seed
+    second.once("dialog", lambda dialog: dialog.dismiss())
+    second.click("#new")
+    second.wait_for_timeout(300)
+    assert session.seed == seed, "a dismissed question changes nothing"
+    second.once("dialog", lambda dialog: dialog.accept())
+    click(second, "#new", "/api/new")
+    assert session.seed != seed or session.hands == []
+    assert not second.evaluate("document.body.classList.contains('watching')")
+    page.evaluate("post('/api/clear')")  # the first tab's next click
+    page.wait_for_function("() => document.body.classList.contains('watching')")
+    assert "Another tab plays this match" in page.inner_text("#prompt")
+    second.close()
