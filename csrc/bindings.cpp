@@ -16,8 +16,26 @@ using namespace shengji;
 
 namespace {
 
+void check_range(int value, int low, int high, const char* name) {
+  if (value < low || value > high) {
+    throw py::value_error(std::string(name) + " must be in " + std::to_string(low) + ".." +
+                          std::to_string(high) + ", got " + std::to_string(value));
+  }
+}
+
+// The largest batch of tables one TableBatch holds (a training batch is a few hundred).
+constexpr int kMaxTables = 1 << 16;
+// The largest failed-throw penalty (RULES.md §8.3 uses 10 a card; a hand has 300 points).
+constexpr int kMaxPenalty = 1000;
+
+// The rule options every entry point takes are range-checked here: the game's code trusts
+// them (a deck count indexes its tables), so an out-of-range one is a ValueError, not a crash.
 Rules make_rules(int decks, bool twos_always_trump, int failed_throw_penalty,
                  int kitty_multiplier_cap, bool triples_first, int start_level) {
+  check_range(decks, 1, 3, "decks");
+  check_range(failed_throw_penalty, 0, kMaxPenalty, "failed_throw_penalty");
+  check_range(kitty_multiplier_cap, 1, 1 << 20, "kitty_multiplier_cap");
+  check_range(start_level, 0, kAce, "start_level");
   Rules rules;
   rules.decks = decks;
   rules.twos_always_trump = twos_always_trump;
@@ -119,24 +137,37 @@ py::dict export_game(const Game& g) {
   return d;
 }
 
-Bid bid_from(const py::handle& item) {
+// A tuple of exactly `size` items (a bid, a result, a trick record).
+py::tuple sized_tuple(const py::handle& item, size_t size, const char* what) {
   auto t = item.cast<py::tuple>();
-  return Bid{t[0].cast<int>(), t[1].cast<Cards>(), t[2].cast<int>(), from_optional(t[3])};
+  if (t.size() != size) {
+    throw py::value_error(std::string(what) + " must hold " + std::to_string(size) +
+                          " items, got " + std::to_string(t.size()));
+  }
+  return t;
+}
+
+Bid bid_from(const py::handle& item) {
+  auto t = sized_tuple(item, 4, "a bid");
+  Bid bid{t[0].cast<int>(), t[1].cast<Cards>(), t[2].cast<int>(), from_optional(t[3])};
+  for (int card : bid.cards) check_range(card, 0, kCardTypes - 1, "a bid's card");
+  check_range(bid.seat, 0, 3, "a bid's seat");
+  check_range(bid.trump_suit, -1, 3, "a bid's trump");
+  return bid;
 }
 
 HandResult result_from(const py::handle& item) {
-  auto t = item.cast<py::tuple>();
-  return HandResult{t[0].cast<int>(), t[1].cast<int>(),  from_optional(t[2]),
-                    t[3].cast<int>(), t[4].cast<int>(),  t[5].cast<int>(),
-                    t[6].cast<int>(), t[7].cast<int>(),  t[8].cast<std::string>() == "dealer",
-                    t[9].cast<int>(), t[10].cast<int>(), from_optional(t[11])};
-}
-
-void check_range(int value, int low, int high, const char* name) {
-  if (value < low || value > high) {
-    throw py::value_error(std::string(name) + " must be in " + std::to_string(low) + ".." +
-                          std::to_string(high) + ", got " + std::to_string(value));
-  }
+  auto t = sized_tuple(item, 12, "a hand result");
+  HandResult r{t[0].cast<int>(), t[1].cast<int>(),  from_optional(t[2]),
+               t[3].cast<int>(), t[4].cast<int>(),  t[5].cast<int>(),
+               t[6].cast<int>(), t[7].cast<int>(),  t[8].cast<std::string>() == "dealer",
+               t[9].cast<int>(), t[10].cast<int>(), from_optional(t[11])};
+  check_range(r.dealer, 0, 3, "a result's dealer");
+  check_range(r.level, 0, kAce, "a result's level");
+  check_range(r.trump_suit, -1, 3, "a result's trump");
+  check_range(r.next_dealer, 0, 3, "a result's next dealer");
+  check_range(r.match_winner, -1, 1, "a result's match winner");
+  return r;
 }
 
 void check_cards(const Cards& cards, const char* name) {
@@ -151,101 +182,280 @@ Cards checked_cards(const py::handle& value, const char* name) {
 
 std::vector<Cards> checked_plays(const py::handle& value, const char* name) {
   std::vector<Cards> plays;
-  for (auto play : value) plays.push_back(checked_cards(play, name));
-  if (plays.size() > 4) throw py::value_error(std::string(name) + " holds more than four plays");
+  for (auto play : value) {
+    if (plays.size() == 4) throw py::value_error(std::string(name) + " holds more than four plays");
+    plays.push_back(checked_cards(play, name));
+  }
   return plays;
 }
 
-// The inverse of export_game (the rules stay the table's own). Values are range-checked,
-// so that a bad state is a ValueError, not a crash; its consistency is the caller's.
-void load_game(Game& g, const py::dict& d) {
-  if (!g.rng.set_state(d["rng_state"].cast<std::vector<uint32_t>>())) {
-    throw py::value_error("rng_state must hold 624 words and an index <= 624");
+TrickRecord record_from(const py::handle& item) {
+  auto t = sized_tuple(item, 5, "a trick record");
+  TrickRecord record{t[0].cast<int>(), checked_plays(t[1], "tricks"),
+                     t[2].cast<int>(), t[3].cast<int>(),
+                     !t[4].is_none(),  Cards{}};
+  if (record.failed_throw) record.attempt = checked_cards(t[4], "tricks");
+  check_range(record.leader, 0, 3, "a trick's leader");
+  check_range(record.winner, 0, 3, "a trick's winner");
+  return record;
+}
+
+// Reads the state's field `name` with `read`. A missing field, or a value of the wrong type
+// or shape, is a ValueError naming the field; `read`'s own range checks name it already.
+template <typename Read>
+void read_field(const py::dict& d, const char* name, Read&& read) {
+  const std::string field = std::string("state field '") + name + "'";
+  if (!d.contains(name)) throw py::value_error(field + " is missing");
+  try {
+    read(d[name]);
+  } catch (const py::cast_error&) {
+    throw py::value_error(field + " has the wrong type or shape");
+  } catch (const std::out_of_range&) {
+    throw py::value_error(field + " has too few entries");
+  } catch (py::error_already_set& error) {
+    if (!error.matches(PyExc_IndexError) && !error.matches(PyExc_TypeError)) throw;
+    throw py::value_error(field + ": " + error.what());
+  } catch (py::value_error& error) {
+    throw py::value_error(field + ": " + error.what());
   }
-  auto levels = d["levels"].cast<std::array<int, 2>>();
-  g.levels = levels;
-  g.hand_number = d["hand_number"].cast<int>();
-  g.match_winner = from_optional(d["match_winner"]);
-  g.results.clear();
-  for (auto item : d["results"]) g.results.push_back(result_from(item));
-  for (int level : levels) check_range(level, 0, kAce, "levels");
-  g.deck = checked_cards(d["deck"], "deck");
-  g.dealer = from_optional(d["dealer"]);
-  check_range(g.dealer, -1, 3, "dealer");
-  g.level = d["level"].cast<int>();
-  check_range(g.level, 0, kAce, "level");
-  g.deal_start = d["deal_start"].cast<int>();
-  check_range(g.deal_start, 0, 3, "deal_start");
-  g.dealt = d["dealt"].cast<int>();
-  const int cards = g.rules.decks * kCardTypes;
-  check_range(g.dealt, 0, g.deck.empty() ? cards : static_cast<int>(g.deck.size()), "dealt");
-  auto hands = d["hands"].cast<std::vector<Cards>>();
+}
+
+// A fixed number of card lists, one a seat (hands, played, revealed).
+std::array<Cards, 4> seat_cards(const py::handle& value, const char* name) {
+  auto lists = value.cast<std::vector<Cards>>();
+  if (lists.size() != 4) throw py::value_error("must hold four lists, one a seat");
+  std::array<Cards, 4> out;
   for (int seat = 0; seat < 4; ++seat) {
-    g.hands[seat].fill(0);
-    for (int card : hands.at(seat)) {
-      if (card < 0 || card >= kCardTypes) throw py::value_error("a hand holds a bad card id");
-      ++g.hands[seat][card];
+    check_cards(lists[seat], name);
+    out[seat] = std::move(lists[seat]);
+  }
+  return out;
+}
+
+// No card is in the state more often than the game's decks hold it (§1), counting each
+// place a card can be: a hand, the cards played, the kitty (held in the dealer's hand
+// while they bury) and, while dealing, the deck. Fewer is allowed: a seat's view of the
+// game (the JSON protocol's request) leaves the other hands empty.
+void check_cards_conserved(const Game& g) {
+  Counts seen{};
+  for (const Counts& hand : g.hands) {
+    for (int card = 0; card < kCardTypes; ++card) seen[card] += hand[card];
+  }
+  for (const Cards& cards : g.played) {
+    for (int card : cards) ++seen[card];
+  }
+  if (g.phase != Phase::kBury) {
+    for (int card : g.kitty) ++seen[card];
+  }
+  if (g.phase == Phase::kBid) {
+    for (size_t i = g.dealt; i < g.deck.size(); ++i) ++seen[g.deck[i]];
+  }
+  for (int card = 0; card < kCardTypes; ++card) {
+    if (seen[card] > g.rules.decks) {
+      throw py::value_error("card " + std::to_string(card) + " is in the state " +
+                            std::to_string(seen[card]) + " times, more than the " +
+                            std::to_string(g.rules.decks) + " the decks hold");
     }
-    g.hand_sizes[seat] = static_cast<int>(hands[seat].size());
   }
-  g.bids.clear();
-  for (auto item : d["bids"]) {
-    g.bids.push_back(bid_from(item));
-    check_cards(g.bids.back().cards, "bids");
-    check_range(g.bids.back().seat, 0, 3, "a bid's seat");
-    check_range(g.bids.back().trump_suit, -1, 3, "a bid's trump");
+}
+
+// The hands are the sizes the deal leaves them (§2, §5, §6). A hand left empty is unknown
+// (a seat's view of the game) and is not counted, except where its seat must act.
+void check_hand_sizes(const Game& g) {
+  const int hand = g.rules.hand_size();
+  std::array<int, 4> expected{};
+  if (g.phase == Phase::kBid && !g.deck.empty()) {
+    for (int i = 0; i < g.dealt; ++i) ++expected[(g.deal_start + i) % 4];
+  } else if (g.phase == Phase::kBury) {
+    expected.fill(hand);
+    expected[g.dealer] += g.rules.kitty_size();
+  } else if (g.phase == Phase::kPlay) {
+    const int lead = g.trick.empty() ? 0 : static_cast<int>(g.trick[0].size());
+    int common = -1;  // the cards each seat holds before the trick under way
+    for (int seat = 0; seat < 4; ++seat) {
+      const bool played = ((seat - g.leader + 4) % 4) < static_cast<int>(g.trick.size());
+      const int before = g.hand_sizes[seat] + (played ? lead : 0);
+      if (g.hand_sizes[seat] == 0) continue;
+      if (common >= 0 && before != common) {
+        throw py::value_error("the hands must be of equal size, but for the trick under way");
+      }
+      common = before;
+    }
+    if (g.hand_sizes[g.current_player] == 0) {
+      throw py::value_error("the seat to play must hold cards");
+    }
+    return;
+  } else {
+    return;
   }
+  for (int seat = 0; seat < 4; ++seat) {
+    if (g.hand_sizes[seat] != 0 && g.hand_sizes[seat] != expected[seat]) {
+      throw py::value_error("hands[" + std::to_string(seat) + "] holds " +
+                            std::to_string(g.hand_sizes[seat]) + " cards, not the " +
+                            std::to_string(expected[seat]) + " the deal gives it");
+    }
+  }
+}
+
+// A loaded game is one the rules could reach in the ways the engine relies on: no card
+// too often, and in play a trick under way of equal, non-empty plays by the seats in turn
+// after the leader, with trump known (§6).
+void check_consistent(const Game& g) {
+  check_cards_conserved(g);
+  const int most = g.rules.hand_size() + g.rules.kitty_size();
+  for (int size : g.hand_sizes) {
+    if (size > most)
+      throw py::value_error("a hand holds at most " + std::to_string(most) + " cards");
+  }
+  const int cards = g.rules.decks * kCardTypes;
+  if (!g.deck.empty() && static_cast<int>(g.deck.size()) != cards) {
+    throw py::value_error("the deck holds all " + std::to_string(cards) + " cards or none");
+  }
+  if (!g.deck.empty() && g.dealt > 4 * g.rules.hand_size()) {
+    throw py::value_error("dealt counts the cards dealt to the hands, the kitty not included");
+  }
+  if (g.phase == Phase::kBid && g.final_round_started && !g.deck.empty() &&
+      g.dealt != 4 * g.rules.hand_size()) {
+    throw py::value_error("the last round of declarations starts once every card is dealt (§4)");
+  }
+  if (g.phase == Phase::kBury && g.current_player != g.dealer) {
+    throw py::value_error("the dealer buries: current_player must be the dealer (§5)");
+  }
+  if (g.phase == Phase::kBid && !g.can_bid(g.current_player)) {
+    throw py::value_error("in the bidding current_player must be a seat that can declare (§4)");
+  }
+  check_hand_sizes(g);
+  if (g.phase != Phase::kPlay) {
+    if (!g.trick.empty()) throw py::value_error("only a game in play has a trick under way");
+    return;
+  }
+  if (!g.has_ctx) throw py::value_error("a game in play needs trump known");
+  if (g.trick.size() > 3) throw py::value_error("a trick under way holds at most three plays");
+  for (const Cards& play : g.trick) {
+    if (play.empty() || play.size() != g.trick[0].size()) {
+      throw py::value_error("a trick's plays must be non-empty and as long as the lead");
+    }
+  }
+  if (g.current_player != (g.leader + static_cast<int>(g.trick.size())) % 4) {
+    throw py::value_error("current_player must be the seat after the trick's last play");
+  }
+}
+
+// The inverse of export_game (the rules stay the table's own). Every field is read and
+// range-checked, so that a bad state is a ValueError naming the field, never a crash; its
+// consistency beyond that is the caller's.
+void load_game(Game& g, const py::dict& d) {
+  const int cards = g.rules.decks * kCardTypes;
+  read_field(d, "rng_state", [&](const py::handle& v) {
+    if (!g.rng.set_state(v.cast<std::vector<uint32_t>>())) {
+      throw py::value_error("must hold 624 words and an index <= 624");
+    }
+  });
+  read_field(d, "levels", [&](const py::handle& v) {
+    g.levels = v.cast<std::array<int, 2>>();
+    for (int level : g.levels) check_range(level, 0, kAce, "levels");
+  });
+  read_field(d, "hand_number", [&](const py::handle& v) {
+    g.hand_number = v.cast<int>();
+    check_range(g.hand_number, 0, 1 << 20, "hand_number");
+  });
+  read_field(d, "match_winner", [&](const py::handle& v) {
+    g.match_winner = from_optional(v);
+    check_range(g.match_winner, -1, 1, "match_winner");
+  });
+  read_field(d, "results", [&](const py::handle& v) {
+    g.results.clear();
+    for (auto item : v) g.results.push_back(result_from(item));
+  });
+  read_field(d, "deck", [&](const py::handle& v) { g.deck = checked_cards(v, "deck"); });
+  read_field(d, "dealer", [&](const py::handle& v) {
+    g.dealer = from_optional(v);
+    check_range(g.dealer, -1, 3, "dealer");
+  });
+  read_field(d, "level", [&](const py::handle& v) {
+    g.level = v.cast<int>();
+    check_range(g.level, 0, kAce, "level");
+  });
+  read_field(d, "deal_start", [&](const py::handle& v) {
+    g.deal_start = v.cast<int>();
+    check_range(g.deal_start, 0, 3, "deal_start");
+  });
+  read_field(d, "dealt", [&](const py::handle& v) {
+    g.dealt = v.cast<int>();
+    check_range(g.dealt, 0, g.deck.empty() ? cards : static_cast<int>(g.deck.size()), "dealt");
+  });
+  read_field(d, "hands", [&](const py::handle& v) {
+    const std::array<Cards, 4> hands = seat_cards(v, "a hand");
+    for (int seat = 0; seat < 4; ++seat) {
+      g.hands[seat].fill(0);
+      for (int card : hands[seat]) ++g.hands[seat][card];
+      g.hand_sizes[seat] = static_cast<int>(hands[seat].size());
+    }
+  });
+  read_field(d, "bids", [&](const py::handle& v) {
+    g.bids.clear();
+    for (auto item : v) g.bids.push_back(bid_from(item));
+  });
   g.has_bid = !g.bids.empty();
   g.bid = g.has_bid ? g.bids.back() : Bid{};
-  g.final_round_started = !d["final_round"].is_none();
-  g.final_round =
-      g.final_round_started ? d["final_round"].cast<std::vector<int>>() : std::vector<int>{};
-  for (int seat : g.final_round) check_range(seat, 0, 3, "final_round");
-  g.kitty = checked_cards(d["kitty"], "kitty");
-  g.has_ctx = d["has_ctx"].cast<bool>();
-  const int trump = from_optional(d["trump_suit"]);
-  check_range(trump, -1, 3, "trump_suit");
-  if (g.has_ctx) g.ctx = make_trump(g.rules, g.level, trump);
-  g.leader = d["leader"].cast<int>();
-  check_range(g.leader, 0, 3, "leader");
-  g.trick = checked_plays(d["trick"], "trick");
-  g.trick_failed_throw = !d["trick_attempt"].is_none();
-  g.trick_attempt =
-      g.trick_failed_throw ? checked_cards(d["trick_attempt"], "trick_attempt") : Cards{};
-  g.tricks.clear();
-  for (auto item : d["tricks"]) {
-    auto t = item.cast<py::tuple>();
-    TrickRecord record{t[0].cast<int>(), checked_plays(t[1], "tricks"),
-                       t[2].cast<int>(), t[3].cast<int>(),
-                       !t[4].is_none(),  Cards{}};
-    if (record.failed_throw) record.attempt = checked_cards(t[4], "tricks");
-    g.tricks.push_back(std::move(record));
-  }
-  g.played = d["played"].cast<std::array<Cards, 4>>();
-  for (const Cards& cards : g.played) check_cards(cards, "played");
-  auto voids = d["voids"].cast<std::vector<std::vector<bool>>>();
-  for (int seat = 0; seat < 4; ++seat) {
-    for (int suit = 0; suit < kEffectiveSuits; ++suit)
-      g.voids[seat][suit] = voids.at(seat).at(suit);
-  }
-  g.revealed = d["revealed"].cast<std::array<Cards, 4>>();
-  for (const Cards& cards : g.revealed) check_cards(cards, "revealed");
-  g.attacker_trick_points = d["attacker_trick_points"].cast<int>();
-  g.penalty_points = d["penalty_points"].cast<int>();
-  g.has_result = !d["result"].is_none();
-  if (g.has_result) g.result = result_from(d["result"]);
-  const int phase = d["phase"].cast<int>();
-  if (phase < 0 || phase > 4) throw py::value_error("phase must be 0..4");
-  g.phase = static_cast<Phase>(phase);
+  read_field(d, "final_round", [&](const py::handle& v) {
+    g.final_round_started = !v.is_none();
+    g.final_round = g.final_round_started ? v.cast<std::vector<int>>() : std::vector<int>{};
+    for (int seat : g.final_round) check_range(seat, 0, 3, "final_round");
+  });
+  read_field(d, "kitty", [&](const py::handle& v) { g.kitty = checked_cards(v, "kitty"); });
+  read_field(d, "has_ctx", [&](const py::handle& v) { g.has_ctx = v.cast<bool>(); });
+  read_field(d, "trump_suit", [&](const py::handle& v) {
+    const int trump = from_optional(v);
+    check_range(trump, -1, 3, "trump_suit");
+    if (g.has_ctx) g.ctx = make_trump(g.rules, g.level, trump);
+  });
+  read_field(d, "leader", [&](const py::handle& v) {
+    g.leader = v.cast<int>();
+    check_range(g.leader, 0, 3, "leader");
+  });
+  read_field(d, "trick", [&](const py::handle& v) { g.trick = checked_plays(v, "trick"); });
+  read_field(d, "trick_attempt", [&](const py::handle& v) {
+    g.trick_failed_throw = !v.is_none();
+    g.trick_attempt = g.trick_failed_throw ? checked_cards(v, "trick_attempt") : Cards{};
+  });
+  read_field(d, "tricks", [&](const py::handle& v) {
+    g.tricks.clear();
+    for (auto item : v) g.tricks.push_back(record_from(item));
+  });
+  read_field(d, "played", [&](const py::handle& v) { g.played = seat_cards(v, "played"); });
+  read_field(d, "voids", [&](const py::handle& v) {
+    auto voids = v.cast<std::vector<std::vector<bool>>>();
+    if (voids.size() != 4) throw py::value_error("must hold four rows, one a seat");
+    for (int seat = 0; seat < 4; ++seat) {
+      if (voids[seat].size() != kEffectiveSuits) {
+        throw py::value_error("each row must hold " + std::to_string(kEffectiveSuits) + " flags");
+      }
+      for (int suit = 0; suit < kEffectiveSuits; ++suit) g.voids[seat][suit] = voids[seat][suit];
+    }
+  });
+  read_field(d, "revealed", [&](const py::handle& v) { g.revealed = seat_cards(v, "revealed"); });
+  read_field(d, "attacker_trick_points",
+             [&](const py::handle& v) { g.attacker_trick_points = v.cast<int>(); });
+  read_field(d, "penalty_points", [&](const py::handle& v) { g.penalty_points = v.cast<int>(); });
+  read_field(d, "result", [&](const py::handle& v) {
+    g.has_result = !v.is_none();
+    if (g.has_result) g.result = result_from(v);
+  });
+  read_field(d, "phase", [&](const py::handle& v) {
+    const int phase = v.cast<int>();
+    check_range(phase, 0, 4, "phase");
+    g.phase = static_cast<Phase>(phase);
+  });
   if (g.phase == Phase::kBid && !g.final_round_started &&
       static_cast<int>(g.deck.size()) != cards) {
     throw py::value_error("a game still dealing needs its whole deck");
   }
-  g.current_player = d["current_player"].cast<int>();
-  check_range(g.current_player, 0, 3, "current_player");
-  if (g.phase == Phase::kPlay && (!g.has_ctx || (!g.trick.empty() && g.trick[0].empty()))) {
-    throw py::value_error("a game in play needs trump known and a non-empty lead");
-  }
+  read_field(d, "current_player", [&](const py::handle& v) {
+    g.current_player = v.cast<int>();
+    check_range(g.current_player, 0, 3, "current_player");
+  });
+  check_consistent(g);
   g.forget_cache();
 }
 
@@ -282,11 +492,46 @@ void check_rollout_start(const Game& g, const std::array<Cards, 4>& hands, int p
   }
 }
 
+// The trump context of the rules functions below, its arguments checked (§3).
 Trump context(int decks, bool twos, int level, int trump_suit) {
+  check_range(decks, 1, 3, "decks");
+  check_range(level, 0, kAce, "level");
+  check_range(trump_suit, -1, 3, "trump");
   Rules rules;
   rules.decks = decks;
   rules.twos_always_trump = twos;
   return make_trump(rules, level, trump_suit);
+}
+
+// Cards a game of `decks` decks can hold: ids 0..53, no id more than `decks` times (§1).
+Counts counted_cards(const Cards& cards, int decks, const char* name) {
+  Counts counts{};
+  for (int card : cards) {
+    check_range(card, 0, kCardTypes - 1, name);
+    if (++counts[card] > decks) {
+      throw py::value_error(std::string(name) + " holds card " + std::to_string(card) +
+                            " more than " + std::to_string(decks) + " times");
+    }
+  }
+  return counts;
+}
+
+// One play of a trick: 1..hand-size cards of the game (§6).
+const Cards& checked_play(const Cards& play, int decks, const char* name) {
+  counted_cards(play, decks, name);
+  if (play.empty()) throw py::value_error(std::string(name) + " must not be empty");
+  return play;
+}
+
+// A trick's plays: the lead and up to three follows of the lead's size (§6).
+void check_trick(const std::vector<Cards>& plays, int decks) {
+  if (plays.empty() || plays.size() > 4) throw py::value_error("a trick holds 1..4 plays");
+  for (const Cards& play : plays) {
+    checked_play(play, decks, "a play");
+    if (play.size() != plays[0].size()) {
+      throw py::value_error("every play of a trick holds as many cards as the lead");
+    }
+  }
 }
 
 py::list components_list(const std::vector<Component>& components) {
@@ -298,6 +543,8 @@ py::list components_list(const std::vector<Component>& components) {
   return out;
 }
 
+// The rules functions for the differential tests: each checks its arguments first, so that
+// a call out of range is a ValueError naming the argument, never a crash.
 void bind_rules(py::module_& m) {
   m.def(
       "trump_tables",
@@ -309,27 +556,33 @@ void bind_rules(py::module_& m) {
       },
       "Effective suit, rank key of each card, and keys per suit (-1 trump: no trump).");
   m.def("decompose", [](const Cards& cards, int decks, bool twos, int level, int trump) {
-    return components_list(decompose(cards, context(decks, twos, level, trump)));
+    const Trump ctx = context(decks, twos, level, trump);
+    counted_cards(cards, decks, "cards");
+    return components_list(decompose(cards, ctx));
   });
   m.def("trick_winner",
         [](const std::vector<Cards>& plays, int decks, bool twos, int level, int trump) {
-          return trick_winner(plays, context(decks, twos, level, trump));
+          const Trump ctx = context(decks, twos, level, trump);
+          check_trick(plays, decks);
+          return trick_winner(plays, ctx);
         });
   m.def("check_throw", [](const Cards& lead, const std::vector<Cards>& others, int decks, bool twos,
                           int level, int trump) {
-    std::vector<Counts> counts(others.size(), Counts{});
+    const Trump ctx = context(decks, twos, level, trump);
+    checked_play(lead, decks, "lead");
+    if (others.size() > 3) throw py::value_error("others holds at most three hands");
+    std::vector<Counts> counts;
+    for (const Cards& hand : others) counts.push_back(counted_cards(hand, decks, "others"));
     std::vector<const Counts*> hands;
-    for (size_t i = 0; i < others.size(); ++i) {
-      for (int card : others[i]) ++counts[i][card];
-      hands.push_back(&counts[i]);
-    }
-    return check_throw(lead, hands, context(decks, twos, level, trump));
+    for (const Counts& hand : counts) hands.push_back(&hand);
+    return check_throw(lead, hands, ctx);
   });
   m.def("follow_error", [](const Cards& lead, const Cards& hand, const Cards& play, int decks,
                            bool twos, int level, int trump, bool triples_first) {
-    Counts counts{};
-    for (int card : hand) ++counts[card];
-    return follow_error(lead, counts, play, context(decks, twos, level, trump), triples_first);
+    const Trump ctx = context(decks, twos, level, trump);
+    checked_play(lead, decks, "lead");
+    counted_cards(play, decks, "play");
+    return follow_error(lead, counted_cards(hand, decks, "hand"), play, ctx, triples_first);
   });
   m.def("cheapest_match",
         [](const Shape& shape, const std::vector<std::array<int, 3>>& units, bool triples_first) {
@@ -339,15 +592,20 @@ void bind_rules(py::module_& m) {
           return py::make_tuple(py::tuple(py::cast(match.score)), match.cost);
         });
   m.def("legal_bids", [](const Cards& hand, int level, int decks, int floor) {
-    Counts counts{};
-    for (int card : hand) {
-      if (is_bid_type(card, level)) ++counts[card];
+    check_range(level, 0, kAce, "level");
+    check_range(decks, 1, 3, "decks");
+    Counts counts = counted_cards(hand, decks, "hand");
+    for (int card = 0; card < kCardTypes; ++card) {
+      if (!is_bid_type(card, level)) counts[card] = 0;
     }
     return legal_bids(counts, level, decks, floor);
   });
   m.def("kitty_multiplier",
         [](const Cards& lead, int decks, bool twos, int level, int trump, int cap) {
-          return kitty_multiplier(lead, context(decks, twos, level, trump), cap);
+          const Trump ctx = context(decks, twos, level, trump);
+          checked_play(lead, decks, "lead");
+          check_range(cap, 1, 1 << 20, "cap");
+          return kitty_multiplier(lead, ctx, cap);
         });
 }
 
@@ -361,7 +619,14 @@ void bind_table(py::module_& m) {
            py::arg("decks"), py::arg("twos_always_trump"), py::arg("failed_throw_penalty"),
            py::arg("kitty_multiplier_cap"), py::arg("triples_first"), py::arg("start_level"),
            py::arg("match"), py::arg("points"))
-      .def("reset", &Table::reset, py::arg("seed"), py::arg("start_level") = -1)
+      .def(
+          "reset",
+          [](Table& t, uint64_t seed, int start_level) {
+            check_range(start_level, -1, kAce, "start_level");
+            t.reset(seed, start_level);
+          },
+          py::arg("seed"), py::arg("start_level") = -1,
+          "A new hand from `seed` (`start_level` -1: the table's own).")
       .def("step", &Table::step, py::arg("action"))
       .def_property_readonly("seat", &Table::seat)
       .def_property_readonly("over", &Table::over)
@@ -490,7 +755,7 @@ void bind_batch(py::module_& m) {
   py::class_<TableBatch>(m, "TableBatch")
       .def(py::init([](int count, int decks, bool twos, int penalty, int cap, bool triples_first,
                        int start_level, bool match, bool points, uint64_t seed, bool redeal) {
-             if (count < 1) throw py::value_error("a batch needs at least one table");
+             check_range(count, 1, kMaxTables, "count");
              return new TableBatch(
                  count, make_rules(decks, twos, penalty, cap, triples_first, start_level),
                  EpisodeRules{match, points}, seed, redeal);

@@ -46,9 +46,7 @@ MAX_REPLAY_HANDS = 64
 Handler = Callable[[Any], Awaitable[Any]]
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 TOKEN_HEADER = "x-table-token"
-WATCHING = (
-    "this match is played in another tab; this tab watches it (New match starts one here)"
-)
+WATCHING = "this match is played in another tab; this tab watches it (New match starts one here)"
 UNDER_WAY = "a match is under way: confirm to end it and start a new one"
 
 

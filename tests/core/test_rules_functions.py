@@ -120,7 +120,7 @@ def test_trick_winner_throws_and_follows():
             plays.append(play)
             checked += 1
         assert core.trick_winner(plays, *args) == trick_winner(plays, ctx)
-        ruffs = [sorted(rng.sample(ctx.cards_by_suit[TRUMP], 1)) * len(played)]
+        ruffs = [sorted(rng.sample(suit_cards(ctx, TRUMP, decks), len(played)))]
         assert core.trick_winner([played, *ruffs], *args) == trick_winner([played, *ruffs], ctx)
     assert checked == 4500
 
