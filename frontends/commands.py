@@ -77,7 +77,17 @@ def web_command(args: argparse.Namespace) -> int:
         f"the table: http://127.0.0.1:{args.port}/ (you are seat {args.seat}; bots: "
         f"{', '.join(opponents)})"
     )
-    uvicorn.run(make_app(session), host="127.0.0.1", port=args.port, log_level="warning")
+    from .serving import HEADER_SECONDS, KEEP_ALIVE_SECONDS, connection_cap, impatient_protocol
+
+    uvicorn.run(  # silent, slow and too many connections are closed as `serve` closes them
+        make_app(session),
+        host="127.0.0.1",
+        port=args.port,
+        log_level="warning",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        limit_concurrency=connection_cap(),
+        http=impatient_protocol(HEADER_SECONDS),
+    )
     return 0
 
 

@@ -9,12 +9,14 @@ gets an error answer and the next request is served. The HTTP server runs on uvi
 on concurrent connections below the process's file limit) as a bare ASGI app; decisions run
 one at a time on its event loop, so a stateful agent never sees two requests at once. A
 connection that sends nothing for :data:`KEEP_ALIVE_SECONDS`, or takes more than
-:data:`HEADER_SECONDS` to send a request's headers, is closed. CORS is open (any origin may
+:data:`HEADER_SECONDS` to send a request's headers, is closed; a body that takes more than
+:data:`BODY_SECONDS` is answered 408 and its connection closed. CORS is open (any origin may
 ask).
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import itertools
 import json
@@ -23,7 +25,7 @@ import resource
 import socket
 import sys
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import IO, Any
 
 from shengji_env.rules import RuleConfig
@@ -37,6 +39,7 @@ MAX_CONNECTIONS = 4096
 BACKLOG = 1024
 KEEP_ALIVE_SECONDS = 5
 HEADER_SECONDS = 10
+BODY_SECONDS = 10
 FILES_KEPT = 64  # file descriptors kept free of connections (logs, models, the listener)
 
 
@@ -155,7 +158,9 @@ PREFLIGHT = [
 ]
 
 
-def make_app(agent: Any, config: RuleConfig, info: dict[str, Any]) -> Any:
+def make_app(
+    agent: Any, config: RuleConfig, info: dict[str, Any], body_seconds: float = BODY_SECONDS
+) -> Any:
     """The ASGI application: ``POST /decide`` and ``GET /health``, CORS open. A bare ASGI
     callable (uvicorn speaks the protocol): the routing is two paths, and a framework's
     request and response objects cost a fifth of a decision's time (BENCHMARKS.md)."""
@@ -177,22 +182,37 @@ def make_app(agent: Any, config: RuleConfig, info: dict[str, Any]) -> Any:
         elif path == "/health":
             await _send(send, 200, health, CORS)
         else:
-            status, response = await _decide(scope, receive, agent, config)
-            await _send_json(send, status, response)
+            status, response = await _decide(scope, receive, agent, config, body_seconds)
+            await _send_json(send, status, response, CLOSE if status == 408 else [])
 
     return app
 
 
 async def _decide(
-    scope: dict[str, Any], receive: Receive, agent: Any, config: RuleConfig
+    scope: dict[str, Any], receive: Receive, agent: Any, config: RuleConfig, body_seconds: float
 ) -> tuple[int, dict[str, Any]]:
     """The status and answer of one ``POST /decide``: the body read within its bounds."""
     length = dict(scope["headers"]).get(b"content-length")
     if length is not None and (not length.isdigit() or len(length) > 12):
         return 400, {"id": None, "error": f"bad Content-Length {length.decode(errors='replace')!r}"}
-    too_big = {"id": None, "error": f"a request body has at most {MAX_REQUEST_BYTES} bytes"}
     if length is not None and int(length) > MAX_REQUEST_BYTES:
-        return 413, too_big
+        return 413, TOO_BIG
+    try:
+        body = await asyncio.wait_for(_read_body(receive), body_seconds)
+    except TimeoutError:
+        return 408, {"id": None, "error": f"the request body took more than {body_seconds:g} s"}
+    if isinstance(body, tuple):
+        return body
+    response = answer(body.decode("utf-8", errors="replace"), agent, config)
+    return (400 if "error" in response else 200), response
+
+
+TOO_BIG = {"id": None, "error": f"a request body has at most {MAX_REQUEST_BYTES} bytes"}
+CLOSE = [(b"connection", b"close")]
+
+
+async def _read_body(receive: Receive) -> bytes | tuple[int, dict[str, Any]]:
+    """The request's body, or the refusal of one too large or left unfinished."""
     body = bytearray()
     while True:
         message = await receive()
@@ -200,15 +220,16 @@ async def _decide(
             return 400, {"id": None, "error": "the client left before the body was read"}
         body += message.get("body", b"")
         if len(body) > MAX_REQUEST_BYTES:
-            return 413, too_big
+            return 413, TOO_BIG
         if not message.get("more_body", False):
-            break
-    response = answer(body.decode("utf-8", errors="replace"), agent, config)
-    return (400 if "error" in response else 200), response
+            return bytes(body)
 
 
-async def _send_json(send: Send, status: int, payload: dict[str, Any]) -> None:
-    await _send(send, status, json.dumps(payload, allow_nan=False).encode(), CORS)
+async def _send_json(
+    send: Send, status: int, payload: dict[str, Any], headers: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
+    body = json.dumps(payload, allow_nan=False).encode()
+    await _send(send, status, body, [*CORS, *headers])
 
 
 async def _send(
@@ -237,6 +258,7 @@ class HttpServer:
         info: dict[str, Any],
         idle_seconds: float = KEEP_ALIVE_SECONDS,
         header_seconds: float = HEADER_SECONDS,
+        body_seconds: float = BODY_SECONDS,
     ) -> None:
         try:
             import uvicorn
@@ -253,7 +275,7 @@ class HttpServer:
         self.socket.listen(BACKLOG)  # connections queue from now on, before serving starts
         self.port = self.socket.getsockname()[1]
         settings = uvicorn.Config(
-            make_app(agent, config, info),
+            make_app(agent, config, info, body_seconds),
             log_level="warning",
             access_log=False,
             backlog=BACKLOG,
@@ -286,7 +308,7 @@ def make_server(
     agent: Any, config: RuleConfig, host: str, port: int, info: dict[str, Any], **timeouts: float
 ) -> HttpServer:
     """An HTTP server (not yet serving): ``POST /decide`` with a request body
-    (``timeouts``: ``idle_seconds``, ``header_seconds``)."""
+    (``timeouts``: ``idle_seconds``, ``header_seconds``, ``body_seconds``)."""
     return HttpServer(agent, config, host, port, info, **timeouts)
 
 

@@ -25,6 +25,7 @@ table keeps answering meanwhile.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections.abc import Awaitable, Callable
@@ -43,6 +44,8 @@ MAX_BODY = 64 * 1024
 MAX_REPLAY_BODY = 1024 * 1024
 """The largest replay the viewer turns into frames (a whole match is about 150 kB)."""
 MAX_REPLAY_HANDS = 64
+BODY_SECONDS = 10
+"""The longest a request's body may take to arrive."""
 Handler = Callable[[Any], Awaitable[Any]]
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 TOKEN_HEADER = "x-table-token"
@@ -93,9 +96,10 @@ def make_app(session: TableSession) -> Any:
             refused = foreign_request(request.headers)
             if refused:
                 return JSONResponse({"error": refused}, status_code=403)
-            body = await read_body(request, MAX_BODY)
-            if body is None:
-                return JSONResponse({"error": "the request is too large"}, status_code=413)
+            try:
+                body = await read_body(request, MAX_BODY)
+            except BodyRefused as refusal:
+                return JSONResponse({"error": str(refusal)}, status_code=refusal.status)
             if not owner.holds(request.headers):
                 return answer(request, 403, error=WATCHING)
             try:
@@ -125,9 +129,10 @@ def make_app(session: TableSession) -> Any:
         refused = foreign_request(request.headers)
         if refused:
             return JSONResponse({"error": refused}, status_code=403)
-        body = await read_body(request, MAX_BODY)
-        if body is None:
-            return JSONResponse({"error": "the request is too large"}, status_code=413)
+        try:
+            body = await read_body(request, MAX_BODY)
+        except BodyRefused as refusal:
+            return JSONResponse({"error": str(refusal)}, status_code=refusal.status)
         try:
             data = json_body(body)
             seed = seed_field(data)
@@ -162,9 +167,10 @@ def make_app(session: TableSession) -> Any:
         refused = foreign_request(request.headers)
         if refused:
             return JSONResponse({"error": refused}, status_code=403)
-        body = await read_body(request, MAX_REPLAY_BODY)
-        if body is None:
-            return JSONResponse({"error": "the replay is too large"}, status_code=413)
+        try:
+            body = await read_body(request, MAX_REPLAY_BODY, "the replay")
+        except BodyRefused as refusal:
+            return JSONResponse({"error": str(refusal)}, status_code=refusal.status)
         try:
             hands = await run_in_threadpool(replay_frames, body.decode("utf-8", "replace"))
             return JSONResponse({"hands": hands})
@@ -207,17 +213,33 @@ def foreign_request(headers: Any, posting: bool = True) -> str:
     return ""
 
 
-async def read_body(request: Any, limit: int) -> bytes | None:
-    """The request's body, or ``None`` when it is larger than ``limit`` bytes: refused from
-    its ``Content-Length`` before a byte is read, or as soon as the stream passes it."""
+class BodyRefused(Exception):
+    """A request body refused before it was read whole: too large (413) or too slow (408)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+async def read_body(request: Any, limit: int, what: str = "the request") -> bytes:
+    """The request's body, read within ``limit`` bytes and :data:`BODY_SECONDS`.
+
+    Raises:
+        BodyRefused: 413 from its ``Content-Length`` before a byte is read, or as soon as
+            the stream passes the limit; 408 once the body has taken too long.
+    """
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        return None
+        raise BodyRefused(413, f"{what} is too large")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            return None
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > limit:
+                    raise BodyRefused(413, f"{what} is too large")
+    except TimeoutError:
+        raise BodyRefused(408, f"{what} took more than {BODY_SECONDS} s to arrive") from None
     return bytes(body)
 
 

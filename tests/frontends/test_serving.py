@@ -236,7 +236,7 @@ def test_the_depth_check_counts_brackets_outside_strings_only(value, ascii_only)
 def test_silent_and_slow_connections_are_closed_while_others_are_served():
     http = make_server(
         load_agent("heuristic"), RuleConfig(), "127.0.0.1", 0, {"agent": "h"},
-        idle_seconds=1.0, header_seconds=1.0,
+        idle_seconds=1.0, header_seconds=1.0, body_seconds=1.0,
     )  # fmt: skip
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
@@ -245,11 +245,17 @@ def test_silent_and_slow_connections_are_closed_while_others_are_served():
         silent = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(40)]
         slow = socket.create_connection(("127.0.0.1", port), timeout=10)
         slow.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+        trickle = socket.create_connection(("127.0.0.1", port), timeout=10)
+        trickle.sendall(b"POST /decide HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
         status, _ = raw_http(port, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
         assert status == 200  # served while the others wait
         for connection in [*silent, slow]:
             assert connection.recv(1024) == b""  # closed by the server (within 10 s)
             connection.close()
+        answer = trickle.recv(4096)  # a body that never ends: 408, then closed
+        assert answer.startswith(b"HTTP/1.1 408") and b"took more than 1 s" in answer
+        assert trickle.recv(1024) == b""
+        trickle.close()
         status, _ = raw_http(port, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
         assert status == 200
     finally:

@@ -212,3 +212,21 @@ def test_new_match_over_an_unfinished_one_needs_a_confirmation(server):
     status, answer = post(url + "/api/clear", b"", old)
     assert status == 403 and "another tab" in answer["error"]
     assert post(url + "/api/clear", b"", new)[0] == 200
+
+
+def test_a_body_that_never_ends_is_answered_408(server, monkeypatch):
+    import socket
+    from urllib.parse import urlsplit
+
+    from shengji_env.frontends import web
+
+    monkeypatch.setattr(web, "BODY_SECONDS", 1)
+    address = urlsplit(server[0])
+    with socket.create_connection((address.hostname, address.port), timeout=20) as connection:
+        host = f"{address.hostname}:{address.port}".encode()
+        connection.sendall(
+            b"POST /api/replay/frames HTTP/1.1\r\nHost: " + host + b"\r\n"
+            b"Content-Length: 5000\r\n\r\n{"
+        )
+        answer = connection.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 408") and b"took more than 1 s" in answer
