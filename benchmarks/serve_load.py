@@ -4,9 +4,13 @@ Starts the server as a subprocess pinned to core 0 (``taskset``) with an agent s
 exported policy, and drives it from this process pinned to core 1: ``--clients`` threads
 each send ``--requests`` real decision requests (taken from seeded games) over one
 keep-alive connection. Prints requests/s, latency percentiles, failures, and then the
-same with 1,000 idle connections held open, with the server's thread count.
+same with 1,000 idle connections held open, with the server's thread count. With
+``--hostile N`` it runs the load once more beside a crowd of ``--idle`` silent sockets
+(each reopened as soon as the server closes it) and N clients that send, in a loop, the
+worst requests the protocol's bounds allow (``benchmarks/protocol_bounds.py``).
 
     python benchmarks/serve_load.py --model exports/full-v4 --clients 50 --requests 200
+    python benchmarks/serve_load.py --agent default --hostile 10
 """
 
 from __future__ import annotations
@@ -101,6 +105,69 @@ def load(port: int, bodies: list[bytes], clients: int, requests: int) -> dict[st
     }
 
 
+def silent_crowd(port: int, count: int, stop: threading.Event, reopened: list[int]) -> None:
+    """Keep ``count`` connections open that never send a byte; reopen each one closed."""
+    import select
+
+    crowd = [socket.create_connection(("127.0.0.1", port)) for _ in range(count)]
+    while not stop.is_set():
+        closed, _, _ = select.select(crowd, [], [], 0.2)
+        for connection in closed:
+            connection.close()
+            crowd[crowd.index(connection)] = socket.create_connection(("127.0.0.1", port))
+            reopened[0] += 1
+    for connection in crowd:
+        connection.close()
+
+
+def hostile_client(port: int, bodies: list[bytes], stop: threading.Event, seen: dict) -> None:
+    """Send the worst allowed requests in a loop; count the answers by status."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    while not stop.is_set():
+        for body in bodies:
+            try:
+                connection.request("POST", "/decide", body, {"Content-Type": "application/json"})
+                response = connection.getresponse()
+                response.read()
+                seen[response.status] = seen.get(response.status, 0) + 1
+            except (OSError, http.client.HTTPException):
+                seen["dropped"] = seen.get("dropped", 0) + 1
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.close()
+
+
+def worst_bodies() -> list[bytes]:
+    """The protocol's worst allowed requests for 2 decks, as bodies."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from protocol_bounds import worst_allowed
+
+    return [json.dumps(request).encode() for request in worst_allowed(2).values()]
+
+
+def beside_attackers(port: int, bodies: list[bytes], args: argparse.Namespace) -> None:
+    """The load again, beside the silent crowd and the hostile clients."""
+    stop, reopened, seen = threading.Event(), [0], {}
+    hostile = worst_bodies()
+    helpers = [threading.Thread(target=silent_crowd, args=(port, args.idle, stop, reopened))]
+    helpers += [
+        threading.Thread(target=hostile_client, args=(port, hostile, stop, seen))
+        for _ in range(args.hostile)
+    ]
+    for helper in helpers:
+        helper.start()
+    time.sleep(1.0)
+    result = load(port, bodies, args.clients, args.requests)
+    stop.set()
+    for helper in helpers:
+        helper.join()
+    print(
+        f"load beside {args.idle} silent sockets and {args.hostile} hostile clients:",
+        json.dumps(result),
+    )
+    print(f"hostile answers by status: {seen}; silent sockets closed and reopened: {reopened[0]}")
+
+
 def threads_of(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("Threads:"):
@@ -117,6 +184,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--requests", type=int, default=200, help="requests per client")
     parser.add_argument("--idle", type=int, default=1000, help="idle connections held open")
+    parser.add_argument("--hostile", type=int, default=0, help="clients sending worst requests")
     args = parser.parse_args()
     if args.write_bodies:
         args.write_bodies.write_bytes(b"\n".join(sample_requests(2000, seed=7)) + b"\n")
@@ -135,6 +203,8 @@ def main() -> None:
         print("load with them open:", json.dumps(load(port, bodies, 10, 50)))
         for connection in idle:
             connection.close()
+        if args.hostile:
+            beside_attackers(port, bodies, args)
     finally:
         server.terminate()
         server.wait(timeout=10)
