@@ -26,6 +26,7 @@ import math
 import multiprocessing
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -83,6 +84,8 @@ class DealRecord:
     deal: int
     seed: int
     hands: tuple[HandOutcome, HandOutcome]
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Outside bots' faults in this deal, by agent and kind (TLE, RE, ...): none is empty."""
 
     @property
     def a_gain(self) -> float:
@@ -95,7 +98,8 @@ class DealRecord:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DealRecord:
         hands = tuple(HandOutcome.from_json(hand) for hand in data["hands"])
-        return cls(data["a"], data["b"], data["deal"], data["seed"], hands)  # type: ignore[arg-type]
+        faults = {name: dict(kinds) for name, kinds in data.get("faults", {}).items()}
+        return cls(data["a"], data["b"], data["deal"], data["seed"], hands, faults)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -115,8 +119,31 @@ def entrant_name(entrant: Entrant) -> str:
     return entrant if isinstance(entrant, str) else entrant.name
 
 
-def _seat_agent(entrant: Entrant, seed: int) -> Agent:
-    return load_agent(entrant, seed=seed) if isinstance(entrant, str) else entrant.make(seed)
+def _seat_agent(entrant: Entrant, seed: int, seat: int) -> Agent:
+    """A fresh agent for one hand; an outside bot (``cmd:``) keeps its process from hand to
+    hand in this worker, one per seat, reset for each hand."""
+    if not isinstance(entrant, str):
+        return entrant.make(seed)
+    if not entrant.startswith("cmd:"):
+        return load_agent(entrant, seed=seed)
+    agent = _OUTSIDE.get((entrant, seat))
+    if agent is None:
+        agent = _OUTSIDE[(entrant, seat)] = load_agent(entrant, seed=seed)
+    agent.reset()  # type: ignore[attr-defined]
+    return agent
+
+
+_OUTSIDE: dict[tuple[str, int], Agent] = {}  # this worker's outside bots, by spec and seat
+
+
+def _fault_counts(agents: Sequence[Agent], names: Sequence[str]) -> dict[str, Counter]:
+    """The faults each named outside bot has had so far, summed over its seats."""
+    counts: dict[str, Counter] = {}
+    for agent, name in zip(agents, names, strict=True):
+        log = getattr(agent, "faults", None)
+        if log is not None:
+            counts.setdefault(name, Counter()).update(log.counts)
+    return counts
 
 
 def play_deal(
@@ -130,9 +157,10 @@ def play_deal(
     """Both hands of a duplicate deal: A in seats 0/2, then in seats 1/3, same cards.
     With ``replays`` (a list), each hand's replay events are appended to it."""
     outcomes = []
+    faults: dict[str, Counter] = {}
     for a_seats in (0, 1):
         seated = [a if seat % 2 == a_seats else b for seat in range(4)]
-        rewards, hands = _play_seated(seated, seed, options, replays)
+        rewards, hands = _play_seated(seated, seed, options, replays, faults)
         result = hands[-1].result
         assert result is not None
         outcomes.append(
@@ -145,7 +173,10 @@ def play_deal(
                 tuple(team_behaviour(game, 1 - a_seats) for game in hands),
             )
         )
-    return DealRecord(entrant_name(a), entrant_name(b), deal, seed, (outcomes[0], outcomes[1]))
+    kept = {name: dict(counts) for name, counts in faults.items() if counts}
+    return DealRecord(
+        entrant_name(a), entrant_name(b), deal, seed, (outcomes[0], outcomes[1]), kept
+    )
 
 
 def _play_seated(
@@ -153,20 +184,27 @@ def _play_seated(
     seed: int,
     options: dict[str, Any],
     replays: list[list[dict[str, Any]]] | None,
+    faults: dict[str, Counter],
 ) -> tuple[list[float], list[Game]]:
     """The episode ``seed`` (a hand, or a match hand by hand) with these entrants in seats
-    0–3: each seat's reward and every finished hand."""
+    0–3: each seat's reward and every finished hand. Outside bots' faults during it are
+    added to ``faults``."""
     env = raw_env(**{**options, "episode": "hand"})
-    agents = [_seat_agent(entrant, seed * 4 + seat) for seat, entrant in enumerate(seated)]
+    agents = [_seat_agent(entrant, seed * 4 + seat, seat) for seat, entrant in enumerate(seated)]
+    names = [entrant_name(entrant) for entrant in seated]
+    before = _fault_counts(agents, names)
     hands: list[Game] = []
     if options.get("episode", "hand") == "match":
-        return play_match(env, agents, seed, hands.append), hands
-    names = [entrant_name(entrant) for entrant in seated]
-    recorder = None if replays is None else _LazyRecorder(env, names)
-    rewards = play_hand(env, agents, seed, None if recorder is None else recorder.hook)
-    if recorder is not None and replays is not None:
-        replays.append(recorder.events())
-    return rewards, [env.game]
+        rewards = play_match(env, agents, seed, hands.append)
+    else:
+        recorder = None if replays is None else _LazyRecorder(env, names)
+        rewards = play_hand(env, agents, seed, None if recorder is None else recorder.hook)
+        if recorder is not None and replays is not None:
+            replays.append(recorder.events())
+        hands = [env.game]
+    for name, counts in _fault_counts(agents, names).items():
+        faults.setdefault(name, Counter()).update(counts - before[name])
+    return rewards, hands
 
 
 class _LazyRecorder:
@@ -298,6 +336,14 @@ class ArenaResult:
                 teams[record.b].extend(hand.b_teams)
         return {name: BehaviourSummary.of(seen) for name, seen in teams.items()}
 
+    def faults(self) -> dict[str, dict[str, int]]:
+        """Outside bots' faults over every deal, by agent and kind."""
+        totals: dict[str, Counter] = {}
+        for record in self.records:
+            for name, kinds in record.faults.items():
+                totals.setdefault(name, Counter()).update(kinds)
+        return {name: dict(counts) for name, counts in totals.items()}
+
     def elo(self, bootstrap: int = 200) -> dict[str, Interval]:
         """Elo per agent with a 95% interval from resampling each pair's deals."""
         rng = np.random.default_rng(self.seed)
@@ -339,6 +385,7 @@ class ArenaResult:
             "pairs": [asdict(p) for p in self.pairs()],
             "elo": {k: asdict(v) for k, v in self.elo().items()},
             "behaviour": {k: asdict(v) for k, v in self.behaviour().items()},
+            "faults": self.faults(),
             "records": [r.to_json() for r in self.records],
         }
 

@@ -5,6 +5,8 @@ A spec is a name with optional ``key=value`` options: ``random``, ``greedy``,
 policy take a path first: ``ppo:runs/NAME/checkpoint.pt``, ``ppo:models/NAME,sample=1``,
 ``onnx:exports/NAME``; a shipped model goes by its name (``ppo:standalone-v7``), and
 ``default`` is the default bot (:data:`~shengji_env.agents.shipped.DEFAULT_MODEL`).
+A program outside the package is ``cmd:"PROGRAM ARGS"`` with its limits after the quotes
+(``cmd:"node bot.js",decision_seconds=2``; :mod:`shengji_env.agents.outside`).
 """
 
 from __future__ import annotations
@@ -48,6 +50,17 @@ def _default_agent(sample: int = 0, seed: int | None = None, threads: int = 1) -
     return _ppo_agent(path, sample=sample, seed=seed, threads=threads)
 
 
+def _command_agent(
+    command: str,
+    decision_seconds: float = 5.0,
+    memory_mb: int = 1024,
+    output_bytes: int = 65536,
+) -> Agent:
+    from .outside import CommandAgent
+
+    return CommandAgent(command, decision_seconds, memory_mb, output_bytes)
+
+
 def _onnx_agent(path: str, sample: int = 0, seed: int | None = None) -> Agent:
     from .onnx_agent import OnnxAgent  # imports onnxruntime: only when asked for
 
@@ -62,6 +75,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "ppo": _ppo_agent,
     "onnx": _onnx_agent,
     "default": _default_agent,
+    "cmd": _command_agent,
 }
 PATH_AGENTS = {"ppo", "onnx"}
 POLICY_AGENTS = {*PATH_AGENTS, "default"}
@@ -82,6 +96,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     its options (as text; a path is the option ``path``)."""
     name, _, rest = spec.strip().partition(":")
     options: dict[str, str] = {}
+    if name == "cmd":
+        options["command"], rest = _quoted_command(spec, rest)
     items = rest.split(",")
     if name in PATH_AGENTS:
         if not items[0].strip():
@@ -96,6 +112,23 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             )
         options[key.strip()] = value.strip()
     return name, options
+
+
+def _quoted_command(spec: str, rest: str) -> tuple[str, str]:
+    """The program of a ``cmd:`` spec and the options after it: ``"node bot.js",x=1``
+    (quoted, so that its own commas and spaces stay), or all of ``rest`` unquoted."""
+    rest = rest.strip()
+    if not rest.startswith('"'):
+        if not rest:
+            raise ValueError(f'agent spec {spec!r} needs a program: cmd:"PROGRAM ARGS"')
+        return rest, ""
+    end = rest.find('"', 1)
+    if end < 0:
+        raise ValueError(f"agent spec {spec!r}: the program's closing quote is missing")
+    after = rest[end + 1 :].strip()
+    if after and not after.startswith(","):
+        raise ValueError(f"agent spec {spec!r}: options follow the program after a comma")
+    return rest[1:end], after.lstrip(",")
 
 
 def _convert(value: str, annotation: Any) -> Any:

@@ -444,6 +444,9 @@ def arena_command(args: argparse.Namespace) -> int:
         return 2
     console.print(results_table(result))
     console.print(behaviour_table(result))
+    for name, kinds in result.faults().items():
+        counted = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+        console.print(f"faults of {name} (each answered by the substitute play): {counted}")
     args.out.write_text(json.dumps(result.to_json(), indent=1), encoding="utf-8")
     console.print(f"results: {args.out} (deals as they finished: {records_path})")
     if args.plot:

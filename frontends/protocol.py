@@ -56,7 +56,7 @@ from shengji_env.rules import (
 )
 from shengji_env.rules.cards import NUM_CARD_TYPES, SUITS, rank_index
 from shengji_env.rules.trump import trump_context
-from shengji_env.view import seat_view
+from shengji_env.view import seat_view, view_request
 
 PHASE_NAMES = {"bid": Phase.BID, "bury": Phase.BURY, "play": Phase.PLAY}
 MAX_STEPS = 200
@@ -400,34 +400,5 @@ def _engine(config: RuleConfig) -> Any:
 
 def request_for(game: Game, seat: int) -> dict[str, Any]:
     """The request a front end would send for ``seat``'s decision (what that seat knows)."""
-    from shengji_env.rules.cards import RANKS
-
-    def names(cards: Any) -> list[str]:
-        return format_cards(cards).split() if cards else []
-
     phase = {Phase.BID: "bid", Phase.BURY: "bury", Phase.PLAY: "play"}[game.phase]
-    trump = game.bids[-1].trump_suit if game.bids else None
-    return {
-        "rules": game.config.to_dict(),
-        "seat": seat,
-        "phase": phase,
-        "hand": names(game.hand(seat)),
-        "level": RANKS[game.level],
-        "levels": [RANKS[game.levels[0]], RANKS[game.levels[1]]],
-        "dealer": game.dealer,
-        "bids": [{"seat": bid.seat, "cards": names(bid.cards)} for bid in game.bids],
-        "trump": "none" if trump is None else SUITS[trump],
-        "cards_dealt": game.dealt,
-        "kitty": names(game.kitty) if seat == game.dealer and phase != "bid" else [],
-        "tricks": [
-            {
-                "leader": record.leader,
-                "plays": [names(play) for play in record.plays],
-                "attempt": None if record.attempt is None else names(record.attempt),
-            }
-            for record in game.tricks
-        ],
-        "trick": {"leader": game.leader, "plays": [names(play) for play in game.trick]},
-        "revealed": [names(cards) for cards in game.revealed],
-        "points": {"attackers": game.attacker_trick_points, "penalty": game.penalty_points},
-    }
+    return view_request(seat_view(game, seat), phase)

@@ -5,9 +5,11 @@ rule-based bots (``info["view"]``): the same information as its observation vect
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .actions import DecisionKind
-from .rules import Bid, Game, Phase, RuleConfig, TrickRecord, TrumpContext
+from .rules import Bid, Game, Phase, RuleConfig, TrickRecord, TrumpContext, format_cards
+from .rules.cards import RANKS, SUITS
 
 
 @dataclass(frozen=True)
@@ -72,3 +74,45 @@ def seat_view(game: Game, seat: int, kind: DecisionKind | None = None) -> SeatVi
         penalty_points=game.penalty_points,
         cards_dealt=game.dealt,
     )
+
+
+PHASE_OF_KIND = {
+    DecisionKind.BID: "bid",
+    DecisionKind.BURY: "bury",
+    DecisionKind.LEAD: "play",
+    DecisionKind.FOLLOW: "play",
+}
+
+
+def view_request(view: SeatView, phase: str) -> dict[str, Any]:
+    """The JSON decision protocol's request (docs/protocol.md) for ``view``'s seat in
+    ``phase`` (``bid``, ``bury`` or ``play``): what that seat knows, cards as strings."""
+
+    def names(cards: Any) -> list[str]:
+        return format_cards(cards).split() if cards else []
+
+    trump = view.bids[-1].trump_suit if view.bids else None
+    return {
+        "rules": view.config.to_dict(),
+        "seat": view.seat,
+        "phase": phase,
+        "hand": names(view.hand),
+        "level": RANKS[view.level],
+        "levels": [RANKS[view.levels[0]], RANKS[view.levels[1]]],
+        "dealer": view.dealer,
+        "bids": [{"seat": bid.seat, "cards": names(bid.cards)} for bid in view.bids],
+        "trump": "none" if trump is None else SUITS[trump],
+        "cards_dealt": view.cards_dealt,
+        "kitty": names(view.kitty),
+        "tricks": [
+            {
+                "leader": record.leader,
+                "plays": [names(play) for play in record.plays],
+                "attempt": None if record.attempt is None else names(record.attempt),
+            }
+            for record in view.tricks
+        ],
+        "trick": {"leader": view.trick_leader, "plays": [names(play) for play in view.trick]},
+        "revealed": [names(cards) for cards in view.revealed],
+        "points": {"attackers": view.attacker_points, "penalty": view.penalty_points},
+    }

@@ -26,7 +26,7 @@ from .readme import ROOT
 
 SHENGJI = [sys.executable, "-m", "shengji_env.frontends.cli"]
 BOTZONE_KEEP = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
-GUIDES = ("arena", "environment", "export", "frontends", "recipes", "training")
+GUIDES = ("arena", "bots", "environment", "export", "frontends", "recipes", "training")
 PAGES = ["README.md", *(f"docs/{name}.md" for name in GUIDES)]
 RUNS = (".venv/bin/", "make ", "python examples/", "node ", "ray ")
 
@@ -307,6 +307,13 @@ COMMANDS: dict[str, Short] = {
         replays, "results:"
     ),
     ".venv/bin/shengji replay hands.jsonl": Short(replay_show, "re-simulated"),
+    """.venv/bin/shengji arena --agents 'cmd:".venv/bin/shengji bot --agent heuristic"' heuristic --deals 20""": Short(  # noqa: E501 — the page's line
+        arena(
+            f'cmd:"{sys.executable} -m shengji_env.frontends.cli bot --agent heuristic"',
+            "heuristic",
+        ),
+        "Elo:",
+    ),
     ".venv/bin/shengji botzone --model exports/standalone-v8": Short(botzone, BOTZONE_KEEP),
 }
 

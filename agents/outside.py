@@ -1,0 +1,295 @@
+"""Bots outside this package: any program that speaks the JSON decision protocol
+(docs/protocol.md) as JSON lines on its stdin and stdout, seated as ``cmd:"PROGRAM ARGS"``.
+
+The program runs long: one request line per decision, one answer line back. It runs under
+:class:`Limits` that the arena enforces. It is a process of its own with an empty
+environment but for ``PATH``, ``LANG`` and ``HOME``, its memory capped (``RLIMIT_AS``),
+and it only ever receives its own seat's requests. Everything it writes is hostile until
+checked; a fault never stops the game:
+
+- ``TLE``: no whole answer line within the decision's wall time (the process is ended);
+- ``RE``: the process ended, or could not be started;
+- ``MLE``: the process ended saying it ran out of memory (its memory is capped);
+- ``OLE``: an answer line longer than the output cap (the process is ended);
+- ``garbage``: a line that is not an answer (not JSON, no ``cards`` list, an unknown card,
+  or the bot's own ``error``);
+- ``illegal``: cards the rules refuse here.
+
+The seat then plays the **substitute**: the legal card of lowest id (docs/rules.md), one at
+a time, until the decision is complete (a pass in the bidding). For ``illegal``, the
+answer's cards are played while the rules accept them and the substitute completes the
+decision from the first card refused. After a TLE, RE, MLE or OLE the process is ended and
+the seat plays the substitute for the rest of the hand; the process starts again at the
+next hand (``reset``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import resource
+import selectors
+import shlex
+import signal
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from shengji_env.actions import COMMIT
+from shengji_env.rules.cards import parse_cards
+from shengji_env.view import PHASE_OF_KIND, SeatView, view_request
+
+FAULTS = ("TLE", "RE", "MLE", "OLE", "garbage", "illegal")
+ENDING = ("TLE", "RE", "MLE", "OLE")  # faults that end the process, and the seat's hand
+OUT_OF_MEMORY = (b"MemoryError", b"bad_alloc", b"out of memory", b"Cannot allocate memory")
+STDERR_BYTES = 1 << 20  # the most a bot may write to stderr (and to any file: RLIMIT_FSIZE)
+KEPT_ENVIRONMENT = ("PATH", "LANG", "HOME")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What an outside bot may use: wall seconds per decision, its process's memory (MB)
+    and the longest answer line (bytes)."""
+
+    decision_seconds: float = 5.0
+    memory_mb: int = 1024
+    output_bytes: int = 64 * 1024
+
+
+class Fault(Exception):
+    """An outside bot's failure to answer, by kind (one of :data:`FAULTS`)."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+
+
+@dataclass
+class FaultLog:
+    """The faults of one outside seat: counts by kind and the first few details."""
+
+    counts: Counter = field(default_factory=Counter)
+    examples: list[str] = field(default_factory=list)
+
+    def add(self, fault: Fault) -> None:
+        self.counts[fault.kind] += 1
+        if len(self.examples) < 10:
+            self.examples.append(str(fault)[:300])
+
+
+class BotProcess:
+    """One running bot program: a request line in, an answer line out, within limits."""
+
+    def __init__(self, command: list[str], limits: Limits) -> None:
+        self.command, self.limits = command, limits
+        self.process: subprocess.Popen | None = None
+        self.buffer = b""
+        self.stderr: Any = None
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The bot's answer object to ``request``.
+
+        Raises:
+            Fault: TLE, RE, OLE or garbage; the process is ended for TLE, RE and OLE.
+        """
+        process = self._running()
+        try:
+            assert process.stdin is not None
+            process.stdin.write(json.dumps(request).encode() + b"\n")
+            process.stdin.flush()
+        except OSError as error:
+            self.stop()
+            raise Fault("RE", f"the bot stopped reading its input ({error})") from None
+        line = self._answer_line()
+        try:
+            answer = json.loads(line)
+        except (ValueError, RecursionError):
+            raise Fault("garbage", f"not a JSON line: {line[:80]!r}") from None
+        if not isinstance(answer, dict):
+            raise Fault("garbage", f"an answer is a JSON object, got {line[:80]!r}")
+        return answer
+
+    def _running(self) -> subprocess.Popen:
+        if self.process is not None and self.process.poll() is None:
+            return self.process
+        self.stop()
+        environment = {key: os.environ[key] for key in KEPT_ENVIRONMENT if key in os.environ}
+        memory = self.limits.memory_mb * 1024 * 1024
+
+        def limit() -> None:  # in the child, before the program starts
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (STDERR_BYTES, STDERR_BYTES))
+
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 — kept open as the bot's stderr
+        try:
+            self.process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.stderr,
+                env=environment,
+                start_new_session=True,
+                preexec_fn=limit,
+            )
+        except OSError as error:
+            raise Fault("RE", f"cannot start {shlex.join(self.command)}: {error}") from None
+        os.set_blocking(self.process.stdout.fileno(), False)  # type: ignore[union-attr]
+        return self.process
+
+    def _answer_line(self) -> str:
+        """The next line the bot writes, within the decision's time and the output cap."""
+        process = self.process
+        assert process is not None and process.stdout is not None
+        deadline = time.monotonic() + self.limits.decision_seconds
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            while b"\n" not in self.buffer:
+                if len(self.buffer) > self.limits.output_bytes:
+                    self.stop()
+                    raise Fault("OLE", f"an answer line over {self.limits.output_bytes} bytes")
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    self.stop()
+                    raise Fault("TLE", f"no answer within {self.limits.decision_seconds:g} s")
+                chunk = os.read(process.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    code = process.wait()
+                    kind = "MLE" if self._said_out_of_memory() else "RE"
+                    self.stop()
+                    raise Fault(kind, f"the bot ended (exit status {code})")
+                self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        if len(line) > self.limits.output_bytes:
+            self.stop()
+            raise Fault("OLE", f"an answer line over {self.limits.output_bytes} bytes")
+        return line.decode("utf-8", errors="replace")
+
+    def _said_out_of_memory(self) -> bool:
+        """Whether the ended bot's last words on stderr are about memory."""
+        self.stderr.seek(max(0, self.stderr.seek(0, os.SEEK_END) - 4096))
+        tail = self.stderr.read()
+        return any(sign in tail for sign in OUT_OF_MEMORY)
+
+    def stop(self) -> None:
+        """End the process (and anything it started) if it runs; forget its output."""
+        process, self.process, self.buffer = self.process, None, b""
+        if self.stderr is not None:
+            self.stderr.close()
+            self.stderr = None
+        if process is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        for stream in (process.stdin, process.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()  # type: ignore[union-attr]
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=5)
+
+
+class CommandAgent:
+    """An outside program seated through the JSON decision protocol; see the module."""
+
+    name = "cmd"
+
+    def __init__(
+        self,
+        command: str,
+        decision_seconds: float = Limits.decision_seconds,
+        memory_mb: int = Limits.memory_mb,
+        output_bytes: int = Limits.output_bytes,
+    ) -> None:
+        words = shlex.split(command)
+        if not words:
+            raise ValueError('agent spec cmd: needs a program, e.g. cmd:"node bot.js"')
+        if decision_seconds <= 0 or memory_mb < 16 or output_bytes < 64:
+            raise ValueError(
+                "cmd: limits must be decision_seconds > 0, memory_mb >= 16, output_bytes >= 64"
+            )
+        self.command = command
+        self.bot = BotProcess(words, Limits(decision_seconds, memory_mb, output_bytes))
+        self.faults = FaultLog()
+        self.decisions = 0
+        self._plan: list[int] = []
+        self._plan_view: SeatView | None = None
+        self._substituting = False
+        self._benched = False  # a fault ended the process: the substitute plays this hand
+
+    def reset(self) -> None:
+        self._plan, self._plan_view, self._substituting = [], None, False
+        self._benched = False
+
+    def close(self) -> None:
+        self.bot.stop()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.bot.stop()
+
+    def act(self, observation: dict[str, np.ndarray], info: dict[str, Any]) -> int:
+        view: SeatView = info["view"]
+        mask = observation["action_mask"]
+        if view is not self._plan_view:
+            self._plan_view, self._substituting = view, False
+            self._plan = self._answer(view)
+        selected = len(info.get("selection", ()))
+        if not self._substituting:
+            action = self._plan[selected] if selected < len(self._plan) else COMMIT
+            if mask[action]:
+                return action
+            self._substituting = True
+            self.faults.add(Fault("illegal", f"{view.kind}: {self._plan} at card {selected}"))
+        return substitute(mask)
+
+    def _answer(self, view: SeatView) -> list[int]:
+        """The bot's cards for ``view``'s decision, or no plan (the substitute) on a fault."""
+        self.decisions += 1
+        assert view.kind is not None
+        if self._benched:
+            self._substituting = True
+            return []
+        try:
+            answer = self.bot.ask(view_request(view, PHASE_OF_KIND[view.kind]))
+            return answer_cards(answer)
+        except Fault as fault:
+            self.faults.add(fault)
+            self._substituting = True
+            self._benched = fault.kind in ENDING
+            return []
+
+
+def answer_cards(answer: dict[str, Any]) -> list[int]:
+    """The card ids of an answer object.
+
+    Raises:
+        Fault: ``garbage`` — the bot's own error, no ``cards`` list, or an unknown card.
+    """
+    if "error" in answer:
+        raise Fault("garbage", f"the bot answered an error: {str(answer['error'])[:120]}")
+    cards = answer.get("cards")
+    if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
+        raise Fault("garbage", "an answer holds 'cards', a list of card strings")
+    ids: list[int] = []
+    for card in cards:
+        try:
+            parsed = parse_cards(card)
+        except ValueError as error:
+            raise Fault("garbage", f"cards: {error}") from None
+        if len(parsed) != 1:
+            raise Fault("garbage", f"cards: {card[:20]!r} is not one card")
+        ids.extend(parsed)
+    return ids
+
+
+def substitute(mask: np.ndarray) -> int:
+    """The substitute play's next action: COMMIT once allowed, else the legal card of
+    lowest id."""
+    if mask[COMMIT]:
+        return COMMIT
+    return int(np.flatnonzero(mask)[0])
