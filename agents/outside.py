@@ -1,5 +1,7 @@
 """Bots outside this package: any program that speaks the JSON decision protocol
-(docs/protocol.md) as JSON lines on its stdin and stdout, seated as ``cmd:"PROGRAM ARGS"``.
+(docs/protocol.md) as JSON lines on its stdin and stdout, seated as ``cmd:"PROGRAM ARGS"``,
+or a server answering it over HTTP, seated as ``http:URL`` (``shengji serve``'s
+``/decide``; a server's memory is its own, a program's is capped).
 
 The program runs long: one request line per decision, one answer line back. It runs under
 :class:`Limits` that the arena enforces. It is a process of its own with an empty
@@ -26,6 +28,7 @@ next hand (``reset``).
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import resource
@@ -35,6 +38,9 @@ import signal
 import subprocess
 import tempfile
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -193,33 +199,63 @@ class BotProcess:
             process.wait(timeout=5)
 
 
-class CommandAgent:
-    """An outside program seated through the JSON decision protocol; see the module."""
+class HttpBot:
+    """A bot behind ``POST URL`` (``shengji serve``'s ``/decide``): one request a decision,
+    its answer object back, within the decision's time and the output cap."""
 
-    name = "cmd"
+    def __init__(self, url: str, limits: Limits) -> None:
+        self.url, self.limits = url, limits
 
-    def __init__(
-        self,
-        command: str,
-        decision_seconds: float = Limits.decision_seconds,
-        memory_mb: int = Limits.memory_mb,
-        output_bytes: int = Limits.output_bytes,
-    ) -> None:
-        words = shlex.split(command)
-        if not words:
-            raise ValueError('agent spec cmd: needs a program, e.g. cmd:"node bot.js"')
-        if decision_seconds <= 0 or memory_mb < 16 or output_bytes < 64:
-            raise ValueError(
-                "cmd: limits must be decision_seconds > 0, memory_mb >= 16, output_bytes >= 64"
-            )
-        self.command = command
-        self.bot = BotProcess(words, Limits(decision_seconds, memory_mb, output_bytes))
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The bot's answer object to ``request`` (an error answer with status 400 too).
+
+        Raises:
+            Fault: TLE (no answer in time), RE (no connection, another status), OLE or
+                garbage.
+        """
+        body = json.dumps(request).encode()
+        headers = {"Content-Type": "application/json"}
+        call = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(call, timeout=self.limits.decision_seconds) as answer:
+                data = answer.read(self.limits.output_bytes + 1)
+        except urllib.error.HTTPError as error:
+            if error.code != 400:
+                raise Fault("RE", f"HTTP status {error.code} from {self.url}") from None
+            data = error.read(self.limits.output_bytes + 1)
+        except TimeoutError:
+            raise Fault("TLE", f"no answer within {self.limits.decision_seconds:g} s") from None
+        except (OSError, http.client.HTTPException) as error:
+            kind = "TLE" if "timed out" in str(error) else "RE"
+            raise Fault(kind, f"{self.url}: {error}") from None
+        if len(data) > self.limits.output_bytes:
+            raise Fault("OLE", f"an answer over {self.limits.output_bytes} bytes")
+        try:
+            answer_object = json.loads(data)
+        except (ValueError, RecursionError):
+            raise Fault("garbage", f"not a JSON answer: {data[:80]!r}") from None
+        if not isinstance(answer_object, dict):
+            raise Fault("garbage", f"an answer is a JSON object, got {data[:80]!r}")
+        return answer_object
+
+    def stop(self) -> None:
+        """Nothing to end: each decision is a request of its own."""
+
+
+class OutsideAgent:
+    """A bot outside this process (a :class:`BotProcess` or an :class:`HttpBot`), seated
+    through the JSON decision protocol; see the module."""
+
+    name = "outside"
+
+    def __init__(self, bot: BotProcess | HttpBot) -> None:
+        self.bot = bot
         self.faults = FaultLog()
         self.decisions = 0
         self._plan: list[int] = []
         self._plan_view: SeatView | None = None
         self._substituting = False
-        self._benched = False  # a fault ended the process: the substitute plays this hand
+        self._benched = False  # a fault ended the bot: the substitute plays this hand
 
     def reset(self) -> None:
         self._plan, self._plan_view, self._substituting = [], None, False
@@ -293,3 +329,39 @@ def substitute(mask: np.ndarray) -> int:
     if mask[COMMIT]:
         return COMMIT
     return int(np.flatnonzero(mask)[0])
+
+
+def checked_limits(decision_seconds: float, memory_mb: int, output_bytes: int) -> Limits:
+    if decision_seconds <= 0 or memory_mb < 16 or output_bytes < 64:
+        raise ValueError(
+            "an outside bot's limits must be decision_seconds > 0, memory_mb >= 16, "
+            "output_bytes >= 64"
+        )
+    return Limits(decision_seconds, memory_mb, output_bytes)
+
+
+def command_agent(
+    command: str,
+    decision_seconds: float = Limits.decision_seconds,
+    memory_mb: int = Limits.memory_mb,
+    output_bytes: int = Limits.output_bytes,
+) -> OutsideAgent:
+    """The program ``command`` (a shell-quoted command line), run long, as an agent."""
+    words = shlex.split(command)
+    if not words:
+        raise ValueError('agent spec cmd: needs a program, e.g. cmd:"node bot.js"')
+    limits = checked_limits(decision_seconds, memory_mb, output_bytes)
+    return OutsideAgent(BotProcess(words, limits))
+
+
+def http_agent(
+    url: str,
+    decision_seconds: float = Limits.decision_seconds,
+    output_bytes: int = Limits.output_bytes,
+) -> OutsideAgent:
+    """The bot answering ``POST url`` (e.g. ``http://127.0.0.1:8765/decide``) as an agent."""
+    address = urllib.parse.urlsplit(url)
+    if address.scheme not in ("http", "https") or not address.hostname:
+        raise ValueError(f"agent spec http: needs an http(s) URL, got {url!r}")
+    limits = checked_limits(decision_seconds, Limits.memory_mb, output_bytes)
+    return OutsideAgent(HttpBot(url, limits))

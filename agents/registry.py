@@ -6,7 +6,8 @@ policy take a path first: ``ppo:runs/NAME/checkpoint.pt``, ``ppo:models/NAME,sam
 ``onnx:exports/NAME``; a shipped model goes by its name (``ppo:standalone-v7``), and
 ``default`` is the default bot (:data:`~shengji_env.agents.shipped.DEFAULT_MODEL`).
 A program outside the package is ``cmd:"PROGRAM ARGS"`` with its limits after the quotes
-(``cmd:"node bot.js",decision_seconds=2``; :mod:`shengji_env.agents.outside`).
+(``cmd:"node bot.js",decision_seconds=2``), and a server of the protocol is
+``http:http://127.0.0.1:8765/decide`` (:mod:`shengji_env.agents.outside`).
 """
 
 from __future__ import annotations
@@ -56,9 +57,15 @@ def _command_agent(
     memory_mb: int = 1024,
     output_bytes: int = 65536,
 ) -> Agent:
-    from .outside import CommandAgent
+    from .outside import command_agent
 
-    return CommandAgent(command, decision_seconds, memory_mb, output_bytes)
+    return command_agent(command, decision_seconds, memory_mb, output_bytes)
+
+
+def _http_agent(url: str, decision_seconds: float = 5.0, output_bytes: int = 65536) -> Agent:
+    from .outside import http_agent
+
+    return http_agent(url, decision_seconds, output_bytes)
 
 
 def _onnx_agent(path: str, sample: int = 0, seed: int | None = None) -> Agent:
@@ -76,6 +83,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "onnx": _onnx_agent,
     "default": _default_agent,
     "cmd": _command_agent,
+    "http": _http_agent,
 }
 PATH_AGENTS = {"ppo", "onnx"}
 POLICY_AGENTS = {*PATH_AGENTS, "default"}
@@ -99,6 +107,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     if name == "cmd":
         options["command"], rest = _quoted_command(spec, rest)
     items = rest.split(",")
+    if name == "http":
+        options["url"] = items.pop(0).strip()
     if name in PATH_AGENTS:
         if not items[0].strip():
             raise ValueError(f"agent spec {spec!r} needs a path: '{name}:path/to/policy'")

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from shengji_env.actions import DecisionKind
-from shengji_env.agents.outside import CommandAgent
+from shengji_env.agents.outside import command_agent
 from shengji_env.env import raw_env
 from shengji_env.view import PHASE_OF_KIND, SeatView, view_request
 
@@ -63,7 +63,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         bot = Path(folder) / "trivial_bot.py"
         bot.write_text(TRIVIAL_BOT, encoding="utf-8")
-        agent = CommandAgent(shlex.join([sys.executable, str(bot)]))
+        agent = command_agent(shlex.join([sys.executable, str(bot)]))
         asked = views(args.decisions, args.seed)
         overheads, kinds = [], []
         cpu = time.process_time()

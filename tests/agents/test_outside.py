@@ -57,6 +57,7 @@ def test_a_cmd_spec_keeps_its_program_whole(spec, options):
     ("spec", "message"),
     [
         ("cmd:", "needs a program"),
+        ("http:ftp://x", r"needs an http\(s\) URL"),
         ('cmd:"node bot.js', "closing quote is missing"),
         ('cmd:"node bot.js" x=1', "after a comma"),
         ('cmd:"node bot.js",decision_seconds=0', "limits must be"),
@@ -134,3 +135,26 @@ def test_the_arena_reports_an_outside_bots_faults_and_finishes(tmp_path):
     result = run_arena([spec, "greedy"], deals=DEALS, jobs=2, options=OPTIONS, seed=3,
                        records_path=tmp_path / "arena.jsonl")  # fmt: skip
     assert len(result.records) == DEALS and result.faults()[spec]["garbage"] >= DEALS
+
+
+def test_a_server_of_the_protocol_is_seated_as_http(tmp_path):
+    import subprocess
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "shengji_env.frontends.cli", "serve", "--agent", "heuristic",
+         "--port", "0"],
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        line = server.stderr.readline()
+        port = int(line.split("serving on http://")[1].split()[0].rsplit(":", 1)[1])
+        spec = f"http:http://127.0.0.1:{port}/decide"
+        outside = play_deal(spec, "greedy", 0, 11, {"decks": 2})
+        inside = play_deal("heuristic", "greedy", 0, 11, {"decks": 2})
+        assert [h.a_reward for h in outside.hands] == [h.a_reward for h in inside.hands]
+        assert outside.faults == {}
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    gone = play_deal(spec, "greedy", 0, 11, {"decks": 2})  # the server has stopped
+    assert set(gone.faults[spec]) == {"RE"}
