@@ -32,8 +32,8 @@ def test_options_are_converted():
     [
         (
             "alphazero",
-            r"unknown agent 'alphazero'.*choices: default, greedy, heuristic, onnx, ppo, "
-            r"random, search",
+            r"unknown agent 'alphazero'.*choices: cmd, default, greedy, heuristic, http, onnx, "
+            r"ppo, random, search",
         ),
         ("search:rollouts", r"malformed agent spec.*key=value"),
         ("search:depth=3", r"unknown option\(s\) depth for agent 'search'; allowed: rollouts"),

@@ -252,9 +252,10 @@ def test_silent_and_slow_connections_are_closed_while_others_are_served():
         for connection in [*silent, slow]:
             assert connection.recv(1024) == b""  # closed by the server (within 10 s)
             connection.close()
-        answer = trickle.recv(4096)  # a body that never ends: 408, then closed
+        answer = b""  # a body that never ends: 408, then closed
+        while chunk := trickle.recv(4096):
+            answer += chunk
         assert answer.startswith(b"HTTP/1.1 408") and b"took more than 1 s" in answer
-        assert trickle.recv(1024) == b""
         trickle.close()
         status, _ = raw_http(port, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
         assert status == 200
