@@ -112,14 +112,7 @@ class BotProcess:
         except OSError as error:
             self.stop()
             raise Fault("RE", f"the bot stopped reading its input ({error})") from None
-        line = self._answer_line()
-        try:
-            answer = json.loads(line)
-        except (ValueError, RecursionError):
-            raise Fault("garbage", f"not a JSON line: {line[:80]!r}") from None
-        if not isinstance(answer, dict):
-            raise Fault("garbage", f"an answer is a JSON object, got {line[:80]!r}")
-        return answer
+        return answer_object(self._answer_line())
 
     def _running(self) -> subprocess.Popen:
         if self.process is not None and self.process.poll() is None:
@@ -230,13 +223,7 @@ class HttpBot:
             raise Fault(kind, f"{self.url}: {error}") from None
         if len(data) > self.limits.output_bytes:
             raise Fault("OLE", f"an answer over {self.limits.output_bytes} bytes")
-        try:
-            answer_object = json.loads(data)
-        except (ValueError, RecursionError):
-            raise Fault("garbage", f"not a JSON answer: {data[:80]!r}") from None
-        if not isinstance(answer_object, dict):
-            raise Fault("garbage", f"an answer is a JSON object, got {data[:80]!r}")
-        return answer_object
+        return answer_object(data)
 
     def stop(self) -> None:
         """Nothing to end: each decision is a request of its own."""
@@ -298,6 +285,21 @@ class OutsideAgent:
             self._substituting = True
             self._benched = fault.kind in ENDING
             return []
+
+
+def answer_object(text: str | bytes) -> dict[str, Any]:
+    """A bot's answer as a JSON object.
+
+    Raises:
+        Fault: ``garbage`` — not JSON, or not an object.
+    """
+    try:
+        answer = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Fault("garbage", f"not a JSON answer: {text[:80]!r}") from None
+    if not isinstance(answer, dict):
+        raise Fault("garbage", f"an answer is a JSON object, got {text[:80]!r}")
+    return answer
 
 
 def answer_cards(answer: dict[str, Any]) -> list[int]:

@@ -91,15 +91,21 @@ def make_app(session: TableSession) -> Any:
 
         return serve
 
+    async def posted(request: Any, limit: int = MAX_BODY, what: str = "the request") -> Any:
+        """The body of a POST from the table's own page, or the response refusing it."""
+        refused = foreign_request(request.headers)
+        if refused:
+            return JSONResponse({"error": refused}, status_code=403)
+        try:
+            return await read_body(request, limit, what)
+        except BodyRefused as refusal:
+            return JSONResponse({"error": str(refusal)}, status_code=refusal.status)
+
     def action(apply: Callable[[TableSession, dict[str, Any]], None]) -> Handler:
         async def handle(request: Any) -> Response:
-            refused = foreign_request(request.headers)
-            if refused:
-                return JSONResponse({"error": refused}, status_code=403)
-            try:
-                body = await read_body(request, MAX_BODY)
-            except BodyRefused as refusal:
-                return JSONResponse({"error": str(refusal)}, status_code=refusal.status)
+            body = await posted(request)
+            if isinstance(body, Response):
+                return body
             if not owner.holds(request.headers):
                 return answer(request, 403, error=WATCHING)
             try:
@@ -126,13 +132,9 @@ def make_app(session: TableSession) -> Any:
         return answer(request)
 
     async def new(request: Any) -> Response:
-        refused = foreign_request(request.headers)
-        if refused:
-            return JSONResponse({"error": refused}, status_code=403)
-        try:
-            body = await read_body(request, MAX_BODY)
-        except BodyRefused as refusal:
-            return JSONResponse({"error": str(refusal)}, status_code=refusal.status)
+        body = await posted(request)
+        if isinstance(body, Response):
+            return body
         try:
             data = json_body(body)
             seed = seed_field(data)
@@ -164,13 +166,9 @@ def make_app(session: TableSession) -> Any:
         return PlainTextResponse("\n".join(lines) + ("\n" if lines else ""))
 
     async def frames(request: Any) -> Response:
-        refused = foreign_request(request.headers)
-        if refused:
-            return JSONResponse({"error": refused}, status_code=403)
-        try:
-            body = await read_body(request, MAX_REPLAY_BODY, "the replay")
-        except BodyRefused as refusal:
-            return JSONResponse({"error": str(refusal)}, status_code=refusal.status)
+        body = await posted(request, MAX_REPLAY_BODY, "the replay")
+        if isinstance(body, Response):
+            return body
         try:
             hands = await run_in_threadpool(replay_frames, body.decode("utf-8", "replace"))
             return JSONResponse({"hands": hands})
