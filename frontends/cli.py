@@ -80,6 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--replays", type=Path, help="write every hand played here (replay JSON lines)"
     )
     arena.add_argument("--ray-address", default="", help="Ray cluster to join (default: local Ray)")
+    arena.add_argument(
+        "--ladder", type=Path, help="add the finished deals to this ladder (shengji ladder)"
+    )
     bench = sub.add_parser(
         "bench", **defaults, help="run the speed benchmarks (engine, environment, batch)"
     )
@@ -121,6 +124,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     web.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
     web.add_argument("--decks", type=int, default=2, choices=(1, 2, 3))
     web.add_argument("--seed", type=count(0), help="the match's deals (random if omitted)")
+    ladder = sub.add_parser("ladder", **defaults, help="rate every bot on a ladder file")
+    ladder.add_argument("file", type=Path, help="a ladder (arena --ladder)")
+    ladder.add_argument("--anchor", default="random", help="the bot rated 0")
+    ladder.add_argument("--markdown", type=Path, help="also write the table as a Markdown page")
+    ladder.add_argument("--plot", type=Path, help="also draw the ratings to this image")
     replay = sub.add_parser("replay", **defaults, help="show a replay file trick by trick")
     replay.add_argument(
         "file", type=Path, help="replay JSON lines (arena --replays, play --replay)"
@@ -190,7 +198,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return arena_command(args)
 
 
-FRONT_ENDS = {"web": "web_command", "replay": "replay_command", "botzone": "botzone_command"}
+FRONT_ENDS = {
+    "web": "web_command",
+    "replay": "replay_command",
+    "botzone": "botzone_command",
+    "ladder": "ladder_command",
+}
 
 
 def count(low: int, high: int | None = None) -> Callable[[str], int]:
@@ -449,6 +462,11 @@ def arena_command(args: argparse.Namespace) -> int:
         console.print(f"faults of {name} (each answered by the substitute play): {counted}")
     args.out.write_text(json.dumps(result.to_json(), indent=1), encoding="utf-8")
     console.print(f"results: {args.out} (deals as they finished: {records_path})")
+    if args.ladder:
+        from shengji_env.agents.ladder import add_to_ladder
+
+        added = add_to_ladder(args.ladder, result.records, result.options)
+        console.print(f"ladder: {args.ladder} (+{added} deals; shengji ladder {args.ladder})")
     if args.plot:
         plot_result(result, args.plot)
         console.print(f"plot: {args.plot}")

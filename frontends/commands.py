@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+from typing import Any
 
 from rich.console import Console
 
@@ -107,6 +108,56 @@ def replay_command(args: argparse.Namespace) -> int:
         console.print(f"[red]error:[/red] {args.file}: {error}")
         return 2
     return 0
+
+
+def ladder_command(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from shengji_env.agents.ladder import LadderError, markdown, rate, read_ladder
+
+    console = Console()
+    try:
+        standings = rate(read_ladder(args.file), anchor=args.anchor)
+    except LadderError as error:
+        console.print(f"[red]error:[/red] {error}")
+        return 2
+    for rules in sorted({s.rules for s in standings}):
+        table = Table(title=f"Ladder: {rules} ({args.anchor} = 0, OpenSkill, 95% intervals)")
+        for column in ("bot", "rating", "95% interval", "deals"):
+            table.add_column(column, justify="left" if column == "bot" else "right")
+        for s in (s for s in standings if s.rules == rules):
+            interval = f"[{s.low:+.2f}, {s.high:+.2f}]"
+            table.add_row(s.name, f"{s.rating:+.3f}", interval, str(s.deals))
+        console.print(table)
+    if args.markdown:
+        args.markdown.write_text(markdown(standings, args.anchor), encoding="utf-8")
+        console.print(f"page: {args.markdown}")
+    if args.plot:
+        plot_ladder(standings, args.plot)
+        console.print(f"plot: {args.plot}")
+    return 0
+
+
+def plot_ladder(standings: Any, path: Any) -> None:
+    """Each bot's rating with its interval, one panel a rules."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = sorted({s.rules for s in standings})
+    figure, axes = plt.subplots(len(groups), 1, figsize=(7, 1 + 0.45 * len(standings)))
+    for axis, rules in zip(figure.axes if len(groups) > 1 else [axes], groups, strict=True):
+        rows = [s for s in standings if s.rules == rules][::-1]
+        centre = [s.rating for s in rows]
+        spread = [[s.rating - s.low for s in rows], [s.high - s.rating for s in rows]]
+        axis.errorbar(centre, range(len(rows)), xerr=spread, fmt="o")
+        axis.set_yticks(range(len(rows)), [s.name for s in rows])
+        axis.axvline(0, color="grey", linewidth=0.5)
+        axis.set_title(rules, fontsize=9)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
 
 
 def botzone_command(args: argparse.Namespace) -> int:

@@ -12,16 +12,17 @@ from pathlib import Path
 
 
 @contextlib.contextmanager
-def exclusive(lock: Path, busy: str) -> Iterator[None]:
-    """Hold the lock file ``lock`` for the block; another holder makes it fail.
+def exclusive(lock: Path, busy: str, wait: bool = False) -> Iterator[None]:
+    """Hold the lock file ``lock`` for the block; another holder makes it fail, or
+    (``wait``) the block waits for it.
 
     Raises:
-        ValueError: ``busy``, when another process holds the lock.
+        ValueError: ``busy``, when another process holds the lock (and not ``wait``).
     """
     lock.parent.mkdir(parents=True, exist_ok=True)
     with lock.open("a") as handle:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
             raise ValueError(busy) from None
         try:

@@ -237,6 +237,19 @@ def replay_show(tmp: Path) -> str:
     return shengji("replay", tmp / "hands.jsonl")
 
 
+def ladder_run(tmp: Path) -> str:
+    return shengji(
+        "arena", "--agents", "heuristic", "greedy", "random", "--deals", "2", "--decks", "1",
+        "--out", tmp / "arena.json", "--ladder", tmp / "ladder.jsonl",
+    )  # fmt: skip
+
+
+def ladder_show(tmp: Path) -> str:
+    ladder_run(tmp)
+    return shengji("ladder", tmp / "ladder.jsonl", "--markdown", tmp / "ladder.md",
+                   "--plot", tmp / "ladder.png")  # fmt: skip
+
+
 def botzone(tmp: Path) -> str:
     export(tmp)
     data = (ROOT / "tests" / "golden" / "botzone" / "play_follow_pair.json").read_text()
@@ -307,6 +320,12 @@ COMMANDS: dict[str, Short] = {
         replays, "results:"
     ),
     ".venv/bin/shengji replay hands.jsonl": Short(replay_show, "re-simulated"),
+    ".venv/bin/shengji arena --agents heuristic greedy random --deals 200 --ladder ladder.jsonl": Short(  # noqa: E501 — the page's line
+        ladder_run, "ladder:"
+    ),
+    ".venv/bin/shengji ladder ladder.jsonl --markdown ladder.md --plot ladder.png": Short(
+        ladder_show, "random = 0"
+    ),
     """.venv/bin/shengji arena --agents 'cmd:".venv/bin/shengji bot --agent heuristic"' heuristic --deals 20""": Short(  # noqa: E501 — the page's line
         arena(
             f'cmd:"{sys.executable} -m shengji_env.frontends.cli bot --agent heuristic"',
