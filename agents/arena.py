@@ -120,8 +120,8 @@ def entrant_name(entrant: Entrant) -> str:
 
 
 def _seat_agent(entrant: Entrant, seed: int, seat: int) -> Agent:
-    """A fresh agent for one hand; an outside bot (``cmd:``) keeps its process from hand to
-    hand in this worker, one per seat, reset for each hand."""
+    """A fresh agent for one episode; an outside program (``cmd:``) keeps its process from
+    episode to episode in this worker, one per seat."""
     if not isinstance(entrant, str):
         return entrant.make(seed)
     if not entrant.startswith("cmd:"):
@@ -129,21 +129,19 @@ def _seat_agent(entrant: Entrant, seed: int, seat: int) -> Agent:
     agent = _OUTSIDE.get((entrant, seat))
     if agent is None:
         agent = _OUTSIDE[(entrant, seat)] = load_agent(entrant, seed=seed)
-    agent.reset()  # type: ignore[attr-defined]
-    return agent
+    return agent  # play_hand and play_match reset it: its faults count from there
 
 
 _OUTSIDE: dict[tuple[str, int], Agent] = {}  # this worker's outside bots, by spec and seat
 
 
-def _fault_counts(agents: Sequence[Agent], names: Sequence[str]) -> dict[str, Counter]:
-    """The faults each named outside bot has had so far, summed over its seats."""
-    counts: dict[str, Counter] = {}
+def _add_faults(faults: dict[str, Counter], agents: Sequence[Agent], names: Sequence[str]) -> None:
+    """Add each outside bot's faults of the episode just played (counted since the reset
+    at its start) to ``faults``, by name, summed over its seats."""
     for agent, name in zip(agents, names, strict=True):
-        log = getattr(agent, "faults", None)
-        if log is not None:
-            counts.setdefault(name, Counter()).update(log.counts)
-    return counts
+        counts = getattr(agent, "faults", None)
+        if counts:
+            faults.setdefault(name, Counter()).update(counts)
 
 
 def play_deal(
@@ -173,7 +171,7 @@ def play_deal(
                 tuple(team_behaviour(game, 1 - a_seats) for game in hands),
             )
         )
-    kept = {name: dict(counts) for name, counts in faults.items() if counts}
+    kept = {name: dict(counts) for name, counts in faults.items()}
     return DealRecord(
         entrant_name(a), entrant_name(b), deal, seed, (outcomes[0], outcomes[1]), kept
     )
@@ -192,7 +190,6 @@ def _play_seated(
     env = raw_env(**{**options, "episode": "hand"})
     agents = [_seat_agent(entrant, seed * 4 + seat, seat) for seat, entrant in enumerate(seated)]
     names = [entrant_name(entrant) for entrant in seated]
-    before = _fault_counts(agents, names)
     hands: list[Game] = []
     if options.get("episode", "hand") == "match":
         rewards = play_match(env, agents, seed, hands.append)
@@ -202,8 +199,7 @@ def _play_seated(
         if recorder is not None and replays is not None:
             replays.append(recorder.events())
         hands = [env.game]
-    for name, counts in _fault_counts(agents, names).items():
-        faults.setdefault(name, Counter()).update(counts - before[name])
+    _add_faults(faults, agents, names)
     return rewards, hands
 
 

@@ -21,8 +21,9 @@ The seat then plays the **substitute**: the legal card of lowest id (docs/rules.
 a time, until the decision is complete (a pass in the bidding). For ``illegal``, the
 answer's cards are played while the rules accept them and the substitute completes the
 decision from the first card refused. After a TLE, RE, MLE or OLE the process is ended and
-the seat plays the substitute for the rest of the hand; the process starts again at the
-next hand (``reset``).
+the seat plays the substitute until the agent is reset (the arena resets it for each
+hand; in a whole-match episode, for each match); the process starts again then. The
+agent's ``faults`` count them by kind since its last reset.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -74,19 +75,6 @@ class Fault(Exception):
     def __init__(self, kind: str, detail: str) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
-
-
-@dataclass
-class FaultLog:
-    """The faults of one outside seat: counts by kind and the first few details."""
-
-    counts: Counter = field(default_factory=Counter)
-    examples: list[str] = field(default_factory=list)
-
-    def add(self, fault: Fault) -> None:
-        self.counts[fault.kind] += 1
-        if len(self.examples) < 10:
-            self.examples.append(str(fault)[:300])
 
 
 class BotProcess:
@@ -150,8 +138,7 @@ class BotProcess:
             selector.register(process.stdout, selectors.EVENT_READ)
             while b"\n" not in self.buffer:
                 if len(self.buffer) > self.limits.output_bytes:
-                    self.stop()
-                    raise Fault("OLE", f"an answer line over {self.limits.output_bytes} bytes")
+                    raise self._too_long()
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
                     self.stop()
@@ -165,9 +152,13 @@ class BotProcess:
                 self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
         if len(line) > self.limits.output_bytes:
-            self.stop()
-            raise Fault("OLE", f"an answer line over {self.limits.output_bytes} bytes")
+            raise self._too_long()
         return line.decode("utf-8", errors="replace")
+
+    def _too_long(self) -> Fault:
+        """End the bot for an answer line over the output cap; the fault to raise."""
+        self.stop()
+        return Fault("OLE", f"an answer line over {self.limits.output_bytes} bytes")
 
     def _said_out_of_memory(self) -> bool:
         """Whether the ended bot's last words on stderr are about memory."""
@@ -237,16 +228,13 @@ class OutsideAgent:
 
     def __init__(self, bot: BotProcess | HttpBot) -> None:
         self.bot = bot
-        self.faults = FaultLog()
-        self.decisions = 0
-        self._plan: list[int] = []
+        self.faults: Counter[str] = Counter()  # since the last reset, by kind
+        self._plan: list[int] | None = None  # the bot's cards; None: the substitute plays
         self._plan_view: SeatView | None = None
-        self._substituting = False
-        self._benched = False  # a fault ended the bot: the substitute plays this hand
+        self._benched = False  # a fault ended the bot: the substitute plays until reset
 
     def reset(self) -> None:
-        self._plan, self._plan_view, self._substituting = [], None, False
-        self._benched = False
+        self.faults, self._plan, self._plan_view, self._benched = Counter(), None, None, False
 
     def close(self) -> None:
         self.bot.stop()
@@ -259,32 +247,27 @@ class OutsideAgent:
         view: SeatView = info["view"]
         mask = observation["action_mask"]
         if view is not self._plan_view:
-            self._plan_view, self._substituting = view, False
-            self._plan = self._answer(view)
-        selected = len(info.get("selection", ()))
-        if not self._substituting:
+            self._plan_view, self._plan = view, self._answer(view)
+        if self._plan is not None:
+            selected = len(info.get("selection", ()))
             action = self._plan[selected] if selected < len(self._plan) else COMMIT
             if mask[action]:
                 return action
-            self._substituting = True
-            self.faults.add(Fault("illegal", f"{view.kind}: {self._plan} at card {selected}"))
+            self.faults["illegal"] += 1
+            self._plan = None
         return substitute(mask)
 
-    def _answer(self, view: SeatView) -> list[int]:
-        """The bot's cards for ``view``'s decision, or no plan (the substitute) on a fault."""
-        self.decisions += 1
+    def _answer(self, view: SeatView) -> list[int] | None:
+        """The bot's cards for ``view``'s decision; None (the substitute) on a fault."""
         assert view.kind is not None
         if self._benched:
-            self._substituting = True
-            return []
+            return None
         try:
-            answer = self.bot.ask(view_request(view, PHASE_OF_KIND[view.kind]))
-            return answer_cards(answer)
+            return answer_cards(self.bot.ask(view_request(view, PHASE_OF_KIND[view.kind])))
         except Fault as fault:
-            self.faults.add(fault)
-            self._substituting = True
+            self.faults[fault.kind] += 1
             self._benched = fault.kind in ENDING
-            return []
+            return None
 
 
 def answer_object(text: str | bytes) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from typing import Any
 from .base import Agent
 from .greedy import GreedyAgent
 from .heuristic import HeuristicAgent
+from .outside import command_agent, http_agent
 from .random_agent import RandomAgent
 from .search import SearchAgent
 from .shipped import DEFAULT_MODEL, shipped_model_path
@@ -51,23 +52,6 @@ def _default_agent(sample: int = 0, seed: int | None = None, threads: int = 1) -
     return _ppo_agent(path, sample=sample, seed=seed, threads=threads)
 
 
-def _command_agent(
-    command: str,
-    decision_seconds: float = 5.0,
-    memory_mb: int = 1024,
-    output_bytes: int = 65536,
-) -> Agent:
-    from .outside import command_agent
-
-    return command_agent(command, decision_seconds, memory_mb, output_bytes)
-
-
-def _http_agent(url: str, decision_seconds: float = 5.0, output_bytes: int = 65536) -> Agent:
-    from .outside import http_agent
-
-    return http_agent(url, decision_seconds, output_bytes)
-
-
 def _onnx_agent(path: str, sample: int = 0, seed: int | None = None) -> Agent:
     from .onnx_agent import OnnxAgent  # imports onnxruntime: only when asked for
 
@@ -82,8 +66,8 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "ppo": _ppo_agent,
     "onnx": _onnx_agent,
     "default": _default_agent,
-    "cmd": _command_agent,
-    "http": _http_agent,
+    "cmd": command_agent,
+    "http": http_agent,
 }
 PATH_AGENTS = {"ppo", "onnx"}
 POLICY_AGENTS = {*PATH_AGENTS, "default"}

@@ -232,6 +232,37 @@ std::array<Cards, 4> seat_cards(const py::handle& value, const char* name) {
   return out;
 }
 
+// Cards a game of `decks` decks can hold: ids 0..53, no id more than `decks` times (§1).
+Counts counted_cards(const Cards& cards, int decks, const char* name) {
+  Counts counts{};
+  for (int card : cards) {
+    check_range(card, 0, kCardTypes - 1, name);
+    if (++counts[card] > decks) {
+      throw py::value_error(std::string(name) + " holds card " + std::to_string(card) +
+                            " more than " + std::to_string(decks) + " times");
+    }
+  }
+  return counts;
+}
+
+// One play of a trick: 1..hand-size cards of the game (§6).
+const Cards& checked_play(const Cards& play, int decks, const char* name) {
+  counted_cards(play, decks, name);
+  if (play.empty()) throw py::value_error(std::string(name) + " must not be empty");
+  return play;
+}
+
+// A trick's plays: the lead and up to three follows of the lead's size (§6).
+void check_trick(const std::vector<Cards>& plays, int decks) {
+  if (plays.empty() || plays.size() > 4) throw py::value_error("a trick holds 1..4 plays");
+  for (const Cards& play : plays) {
+    checked_play(play, decks, "a play");
+    if (play.size() != plays[0].size()) {
+      throw py::value_error("every play of a trick holds as many cards as the lead");
+    }
+  }
+}
+
 // No card is in the state more often than the game's decks hold it (§1), counting each
 // place a card can be: a hand, the cards played, the kitty (held in the dealer's hand
 // while they bury) and, while dealing, the deck. Fewer is allowed: a seat's view of the
@@ -260,33 +291,16 @@ void check_cards_conserved(const Game& g) {
 }
 
 // The hands are the sizes the deal leaves them (§2, §5, §6). A hand left empty is unknown
-// (a seat's view of the game) and is not counted, except where its seat must act.
-void check_hand_sizes(const Game& g) {
-  const int hand = g.rules.hand_size();
+// (a seat's view of the game) and is not counted.
+void check_dealt_sizes(const Game& g) {
   std::array<int, 4> expected{};
   if (g.phase == Phase::kBid && !g.deck.empty()) {
     for (int i = 0; i < g.dealt; ++i) ++expected[(g.deal_start + i) % 4];
   } else if (g.phase == Phase::kBury) {
-    expected.fill(hand);
+    expected.fill(g.rules.hand_size());
     expected[g.dealer] += g.rules.kitty_size();
-  } else if (g.phase == Phase::kPlay) {
-    const int lead = g.trick.empty() ? 0 : static_cast<int>(g.trick[0].size());
-    int common = -1;  // the cards each seat holds before the trick under way
-    for (int seat = 0; seat < 4; ++seat) {
-      const bool played = ((seat - g.leader + 4) % 4) < static_cast<int>(g.trick.size());
-      const int before = g.hand_sizes[seat] + (played ? lead : 0);
-      if (g.hand_sizes[seat] == 0) continue;
-      if (common >= 0 && before != common) {
-        throw py::value_error("the hands must be of equal size, but for the trick under way");
-      }
-      common = before;
-    }
-    if (g.hand_sizes[g.current_player] == 0) {
-      throw py::value_error("the seat to play must hold cards");
-    }
-    return;
   } else {
-    return;
+    return;  // the bidding of a seat's view, without its deck: nothing to count against
   }
   for (int seat = 0; seat < 4; ++seat) {
     if (g.hand_sizes[seat] != 0 && g.hand_sizes[seat] != expected[seat]) {
@@ -294,6 +308,25 @@ void check_hand_sizes(const Game& g) {
                             std::to_string(g.hand_sizes[seat]) + " cards, not the " +
                             std::to_string(expected[seat]) + " the deal gives it");
     }
+  }
+}
+
+// In play, the known hands are of equal size but for the trick under way, and the seat to
+// play holds cards (§6). The trick is checked before.
+void check_play_sizes(const Game& g) {
+  const int lead = g.trick.empty() ? 0 : static_cast<int>(g.trick[0].size());
+  int common = -1;  // the cards each known hand held before the trick under way
+  for (int seat = 0; seat < 4; ++seat) {
+    if (g.hand_sizes[seat] == 0) continue;
+    const bool played = (seat - g.leader + 4) % 4 < static_cast<int>(g.trick.size());
+    const int before = g.hand_sizes[seat] + (played ? lead : 0);
+    if (common >= 0 && before != common) {
+      throw py::value_error("the hands must be of equal size, but for the trick under way");
+    }
+    common = before;
+  }
+  if (g.hand_sizes[g.current_player] == 0) {
+    throw py::value_error("the seat to play must hold cards");
   }
 }
 
@@ -324,21 +357,18 @@ void check_consistent(const Game& g) {
   if (g.phase == Phase::kBid && !g.can_bid(g.current_player)) {
     throw py::value_error("in the bidding current_player must be a seat that can declare (§4)");
   }
-  check_hand_sizes(g);
   if (g.phase != Phase::kPlay) {
     if (!g.trick.empty()) throw py::value_error("only a game in play has a trick under way");
+    check_dealt_sizes(g);
     return;
   }
   if (!g.has_ctx) throw py::value_error("a game in play needs trump known");
   if (g.trick.size() > 3) throw py::value_error("a trick under way holds at most three plays");
-  for (const Cards& play : g.trick) {
-    if (play.empty() || play.size() != g.trick[0].size()) {
-      throw py::value_error("a trick's plays must be non-empty and as long as the lead");
-    }
-  }
+  if (!g.trick.empty()) check_trick(g.trick, g.rules.decks);
   if (g.current_player != (g.leader + static_cast<int>(g.trick.size())) % 4) {
     throw py::value_error("current_player must be the seat after the trick's last play");
   }
+  check_play_sizes(g);
 }
 
 // The inverse of export_game (the rules stay the table's own). Every field is read and
@@ -501,37 +531,6 @@ Trump context(int decks, bool twos, int level, int trump_suit) {
   rules.decks = decks;
   rules.twos_always_trump = twos;
   return make_trump(rules, level, trump_suit);
-}
-
-// Cards a game of `decks` decks can hold: ids 0..53, no id more than `decks` times (§1).
-Counts counted_cards(const Cards& cards, int decks, const char* name) {
-  Counts counts{};
-  for (int card : cards) {
-    check_range(card, 0, kCardTypes - 1, name);
-    if (++counts[card] > decks) {
-      throw py::value_error(std::string(name) + " holds card " + std::to_string(card) +
-                            " more than " + std::to_string(decks) + " times");
-    }
-  }
-  return counts;
-}
-
-// One play of a trick: 1..hand-size cards of the game (§6).
-const Cards& checked_play(const Cards& play, int decks, const char* name) {
-  counted_cards(play, decks, name);
-  if (play.empty()) throw py::value_error(std::string(name) + " must not be empty");
-  return play;
-}
-
-// A trick's plays: the lead and up to three follows of the lead's size (§6).
-void check_trick(const std::vector<Cards>& plays, int decks) {
-  if (plays.empty() || plays.size() > 4) throw py::value_error("a trick holds 1..4 plays");
-  for (const Cards& play : plays) {
-    checked_play(play, decks, "a play");
-    if (play.size() != plays[0].size()) {
-      throw py::value_error("every play of a trick holds as many cards as the lead");
-    }
-  }
 }
 
 py::list components_list(const std::vector<Component>& components) {

@@ -36,7 +36,7 @@ from urllib.parse import urlsplit
 from shengji_env.replay import ReplayError, parse_replay, replay_states
 from shengji_env.rules.cards import SUITS
 
-from .serving import BadRequest, parse_request
+from .serving import BODY_SECONDS, BadRequest, parse_request
 from .table import TableError, TableSession, cards_json, record_json, sorted_hand
 
 MAX_BODY = 64 * 1024
@@ -44,8 +44,6 @@ MAX_BODY = 64 * 1024
 MAX_REPLAY_BODY = 1024 * 1024
 """The largest replay the viewer turns into frames (a whole match is about 150 kB)."""
 MAX_REPLAY_HANDS = 64
-BODY_SECONDS = 10
-"""The longest a request's body may take to arrive."""
 Handler = Callable[[Any], Awaitable[Any]]
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 TOKEN_HEADER = "x-table-token"
@@ -141,13 +139,11 @@ def make_app(session: TableSession) -> Any:
         except TableError as error:
             return answer(request, 400, error=str(error))
         with session.lock:
-            if not session.match_over and data.get("confirm") is not True:
-                under_way = True
-            else:
-                under_way = False
+            confirmed = session.match_over or data.get("confirm") is True
+            if confirmed:
                 session.new_match(seed)
                 token = owner.claim()
-        if under_way:
+        if not confirmed:
             return answer(request, 409, error=UNDER_WAY, confirm=True)
         return answer(request, token=token, owner=True)
 

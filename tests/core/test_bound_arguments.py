@@ -17,7 +17,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from shengji_env.core import load_core
+from shengji_env.core import load_core, rule_arguments
+from shengji_env.rules import RuleConfig
 
 core = load_core()
 pytestmark = pytest.mark.skipif(core is None, reason="the compiled core is not built")
@@ -189,16 +190,8 @@ def test_random_damage_to_a_state_is_refused_or_loads_without_a_crash(record_pro
     load is refused with a ValueError or loads, and a loaded table plays on without a
     crash (a state with a card too often, or whose trick is out of turn, is refused)."""
     rng = random.Random(61)
-    table = core.Table(
-        decks=2,
-        twos_always_trump=False,
-        failed_throw_penalty=10,
-        kitty_multiplier_cap=64,
-        triples_first=False,
-        start_level=0,
-        match=True,
-        points=False,
-    )
+    rules = rule_arguments(RuleConfig(failed_throw_penalty=10))
+    table = core.Table(**rules, match=True, points=False)
     values = [None, -1, 0, 3, 4, 13, 54, 2**31, -(2**40), "x", 1.5, [], [[]], [[1]] * 4,
               [(1, [1], 2, None)], [[99]] * 4, [[True] * 5] * 4, (0,) * 12]  # fmt: skip
     tried = refused = 0
